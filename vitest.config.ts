@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // isolated-vm needs --no-node-snapshot; it works only with the forks pool (see shared/NOTES.md).
+    pool: 'forks',
+    execArgv: ['--no-node-snapshot'],
+    include: ['{sdk,core,workers,gateway,cli,test,plugins,examples}/**/*.test.ts'],
+    exclude: ['**/node_modules/**'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    maxWorkers: 2,
+  },
+});
