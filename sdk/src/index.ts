@@ -1,1 +1,1 @@
-export const hello = (x: number): string => `hi ${x}`;
+export {};
