@@ -1,0 +1,2 @@
+export * from './roots.ts';
+export * from './sanitize.ts';
