@@ -1,0 +1,3 @@
+export * from './config.ts';
+export * from './secrets.ts';
+export * from './home.ts';
