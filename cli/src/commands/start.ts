@@ -1,0 +1,60 @@
+import { buildApp } from '@tagsonic/gateway';
+import { startWorker } from '@tagsonic/workers';
+import { cleanupTempFilesUnder } from '@tagsonic/core/tags';
+import { openRuntime } from '../runtime.ts';
+
+export interface StartOptions {
+  /** Run the HTTP gateway in this process. */
+  gateway: boolean;
+  /** Consume commands in this process. */
+  worker: boolean;
+}
+
+/**
+ * `tagsonic start` (gateway + worker: the embedded default, or both roles against NATS/MongoDB),
+ * `tagsonic gateway`, `tagsonic worker` (distributed roles).
+ */
+export async function start(options: StartOptions): Promise<void> {
+  const rt = await openRuntime();
+  const { config } = rt;
+  const log = (msg: string) => process.stdout.write(`[tagsonic] ${msg}\n`);
+
+  const admin = await rt.users.ensureAdmin(config.adminPassword);
+  if (admin.generatedPassword) {
+    log('created user "admin" with this password (shown once; change it with `tagsonic passwd admin`):');
+    log(`    ${admin.generatedPassword}`);
+  } else if (admin.created) {
+    log('created user "admin" with the password from TAGSONIC_ADMIN_PASSWORD');
+  }
+  if (rt.secretsCreated) log(`generated secrets in ${config.dataDir}/secrets.json`);
+
+  const closers: Array<() => Promise<void>> = [];
+  if (options.worker) {
+    // A crash mid-write can leave hidden temp siblings; the originals are intact, the temps are garbage.
+    await cleanupTempFilesUnder([config.mediaDir, config.downloadDir]);
+    const worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: config.workerConcurrency });
+    closers.push(() => worker.close());
+    log(`worker consuming commands (${rt.bus.driver} bus, concurrency ${config.workerConcurrency})`);
+  }
+  if (options.gateway) {
+    const app = await buildApp(
+      { config, secrets: rt.secrets, store: rt.store, bus: rt.bus, roots: rt.roots, users: rt.users, tasks: rt.tasks, buildId: rt.buildId },
+      { logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] } },
+    );
+    await app.listen({ port: config.port, host: config.host });
+    closers.unshift(() => app.close());
+    log(`listening on http://${config.host}:${config.port} (home ${config.home}, store ${rt.store.driver}, bus ${rt.bus.driver})`);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: shutting down`);
+    for (const close of closers) await close();
+    await rt.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}

@@ -1,0 +1,1 @@
+export { openRuntime, type Runtime } from './runtime.ts';

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+import { isTagsonicError } from '@tagsonic/core/errors';
+import { CliError } from './cli-error.ts';
+import { start } from './commands/start.ts';
+import { tags } from './commands/tags.ts';
+import { passwd } from './commands/passwd.ts';
+
+const HELP = `tagsonic — self-hosted music library manager
+
+  tagsonic start            gateway + worker in one process (embedded store and bus unless
+                            TAGSONIC_MONGODB_URL / TAGSONIC_NATS_URL are set)
+  tagsonic gateway          HTTP gateway only (distributed mode)
+  tagsonic worker           command worker only (distributed mode)
+  tagsonic tags show|set|undo …   read, write and undo tags with the product's engine and journal
+  tagsonic passwd USER      set a user's password
+
+Configuration is by environment variables; see README.md.`;
+
+async function main(argv: string[]): Promise<void> {
+  const [cmd, ...args] = argv;
+  switch (cmd) {
+    case 'start':
+      return start({ gateway: true, worker: true });
+    case 'gateway':
+      return start({ gateway: true, worker: false });
+    case 'worker':
+      return start({ gateway: false, worker: true });
+    case 'tags':
+      return tags(args);
+    case 'passwd':
+      return passwd(args);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(HELP + '\n');
+      return;
+    default:
+      throw new CliError(`unknown command "${cmd}"\n\n${HELP}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  if (e instanceof CliError) {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(2);
+  }
+  if (isTagsonicError(e)) {
+    process.stderr.write(`tagsonic: ${e.message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`tagsonic: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { loadConfig, ensureHome, ensureSecrets, type Config, type Secrets } from '@tagsonic/core/config';
+import { openStore, type Store } from '@tagsonic/core/store';
+import { createMemoryBus, type Bus } from '@tagsonic/core/bus';
+import { MediaRoots } from '@tagsonic/core/media';
+import { Users } from '@tagsonic/core/users';
+import { Tasks } from '@tagsonic/core/tasks';
+import { createTagJournal, type TagJournal } from '@tagsonic/core/tags';
+import { connectNatsBus } from './drivers/nats-bus.ts';
+
+/** The wired parts of one process, in either mode. */
+export interface Runtime {
+  config: Config;
+  secrets: Secrets;
+  secretsCreated: boolean;
+  store: Store;
+  bus: Bus;
+  roots: MediaRoots;
+  users: Users;
+  tasks: Tasks;
+  journal: TagJournal;
+  buildId: string;
+  close(): Promise<void>;
+}
+
+/** Identifies this process's build in /healthz (set TAGSONIC_BUILD_ID in images; else per-start random). */
+const buildId = process.env.TAGSONIC_BUILD_ID || `dev-${randomBytes(3).toString('hex')}`;
+
+/**
+ * The composition root: picks the drivers (embedded store + in-process bus by default; MongoDB and
+ * NATS when their URLs are set) and builds the services gateway and workers are given.
+ */
+export async function openRuntime(config: Config = loadConfig()): Promise<Runtime> {
+  await ensureHome(config);
+  const { secrets, created } = await ensureSecrets(config.dataDir);
+  const store = await openStore({ mongodbUrl: config.mongodbUrl, dataDir: config.dataDir });
+  const bus = config.natsUrl ? await connectNatsBus({ servers: config.natsUrl, name: `tagsonic-${process.pid}` }) : createMemoryBus();
+  const roots = await MediaRoots.open({ media: config.mediaDir, download: config.downloadDir, webdav: config.webdavDir });
+  const users = new Users(store);
+  const tasks = new Tasks(store, bus);
+  const journal = createTagJournal({ store, blobDir: path.join(config.dataDir, 'journal-blobs') });
+  await users.init();
+  await tasks.init();
+  return {
+    config,
+    secrets,
+    secretsCreated: created,
+    store,
+    bus,
+    roots,
+    users,
+    tasks,
+    journal,
+    buildId,
+    async close() {
+      await bus.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export * from './subjects.ts';
+export * from './tasks.ts';

@@ -1,0 +1,2 @@
+export { buildApp } from './app.ts';
+export type { GatewayDeps } from './deps.ts';

@@ -1,0 +1,59 @@
+import type { Delivery } from '@tagsonic/core/bus';
+import type { MediaRoots } from '@tagsonic/core/media';
+import type { Tasks } from '@tagsonic/core/tasks';
+import { SUBJECTS } from '@tagsonic/core/tasks';
+import type { Bus } from '@tagsonic/core/bus';
+import { isTagsonicError } from '@tagsonic/core/errors';
+import { safeWriteTags, type TagEdit, type TagJournal, type TagValues } from '@tagsonic/core/tags';
+
+/** Payload of `tagsonic.cmd.tags.write`: one file of a "write tags" task. */
+export interface TagsWriteCommand {
+  taskId: string;
+  itemId: string;
+  path: string;
+  actor: string;
+  fields?: TagValues;
+  /** Base64 picture to embed, or null to remove the artwork; absent leaves it alone. */
+  artwork?: { mime: string; base64: string } | null;
+}
+
+export interface TagsWriteDeps {
+  bus: Bus;
+  tasks: Tasks;
+  roots: MediaRoots;
+  journal: TagJournal;
+}
+
+/**
+ * Writes one file's tags through the safe-write protocol and settles the task item. Idempotent:
+ * a redelivered command for a finished item does nothing; a repeated write of the same values is a
+ * no-op in the engine. Errors about the file itself (bad path, corrupt file) fail the item at once;
+ * anything else is thrown so the bus retries it.
+ */
+export function tagsWriteHandler(deps: TagsWriteDeps) {
+  return async (delivery: Delivery<TagsWriteCommand>): Promise<void> => {
+    const cmd = delivery.payload;
+    const item = await deps.tasks.startItem(cmd.itemId);
+    if (!item) return;
+    let path: string;
+    try {
+      // Workers re-check every path: the gateway's check does not cover files moved since.
+      path = (await deps.roots.resolve(cmd.path)).path;
+      const edit: TagEdit = { fields: cmd.fields ?? {} };
+      if (cmd.artwork === null) edit.artwork = null;
+      else if (cmd.artwork) edit.artwork = { mime: cmd.artwork.mime, data: Buffer.from(cmd.artwork.base64, 'base64') };
+      const result = await safeWriteTags(path, edit, { journal: deps.journal, actor: cmd.actor, taskId: cmd.taskId });
+      await deps.tasks.finishItem(cmd.itemId, {
+        status: 'success',
+        result: { writeId: result.writeId, changed: result.changed },
+      });
+      await deps.bus.publish(SUBJECTS.trackUpdated, { path, taskId: cmd.taskId, writeId: result.writeId });
+    } catch (e) {
+      if (isTagsonicError(e) && e.kind !== 'unavailable' && e.kind !== 'internal') {
+        await deps.tasks.finishItem(cmd.itemId, { status: 'fail', error: e.message });
+        return;
+      }
+      throw e;
+    }
+  };
+}

@@ -1,0 +1,2 @@
+export * from './worker.ts';
+export type { TagsWriteCommand } from './commands/tags-write.ts';

@@ -1,0 +1,41 @@
+import type { Bus, Subscription } from '@tagsonic/core/bus';
+import type { MediaRoots } from '@tagsonic/core/media';
+import type { Tasks } from '@tagsonic/core/tasks';
+import { SUBJECTS } from '@tagsonic/core/tasks';
+import type { TagJournal } from '@tagsonic/core/tags';
+import { tagsWriteHandler } from './commands/tags-write.ts';
+
+export interface WorkerDeps {
+  bus: Bus;
+  tasks: Tasks;
+  roots: MediaRoots;
+  journal: TagJournal;
+  /** Commands handled at once per subject in this process. */
+  concurrency: number;
+}
+
+export interface Worker {
+  close(): Promise<void>;
+}
+
+/**
+ * Starts consuming commands. The same code runs inside the embedded process and in each
+ * `tagsonic worker` process of a distributed deployment; durable names make workers compete.
+ */
+export async function startWorker(deps: WorkerDeps): Promise<Worker> {
+  const subs: Subscription[] = [];
+  subs.push(
+    await deps.bus.consume(SUBJECTS.tagsWrite, tagsWriteHandler(deps), {
+      durable: 'tags-write',
+      concurrency: deps.concurrency,
+      ackWaitMs: 60_000,
+      maxDeliver: 5,
+      onDeadLetter: (letter) => deps.tasks.deadLetter(letter),
+    }),
+  );
+  return {
+    async close() {
+      await Promise.all(subs.map((s) => s.close()));
+    },
+  };
+}
