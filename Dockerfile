@@ -1,0 +1,19 @@
+# Tagsonic image for compose.yaml (gateway and worker roles share it).
+FROM node:24-bookworm-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ffmpeg libchromaprint-tools ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /opt/tagsonic
+COPY package.json package-lock.json ./
+COPY sdk/package.json sdk/
+COPY core/package.json core/
+COPY workers/package.json workers/
+COPY gateway/package.json gateway/
+COPY cli/package.json cli/
+COPY test/package.json test/
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY . .
+ENV TAGSONIC_HOME=/app NODE_ENV=production
+EXPOSE 8002
+ENTRYPOINT ["node", "--no-node-snapshot", "cli/src/main.ts"]
+CMD ["start"]
