@@ -1,1 +1,13 @@
 export * from './port.ts';
+export { subjectMatches, patternsOverlap, assertSubject, assertPattern, COMMAND_PREFIX, EVENT_PREFIX } from './subjects.ts';
+export { encodePayload, decodePayload, errorMessage } from './codec.ts';
+export {
+  runCommand,
+  defaultRetryDelay,
+  assertConsumeOptions,
+  reportDeadLetter,
+  reportToStderr,
+  type DeliveryControl,
+  type BusErrorReporter,
+} from './handler.ts';
+export { createMemoryBus, type MemoryBusOptions } from './memory.ts';
