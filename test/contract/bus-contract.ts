@@ -275,6 +275,26 @@ export function busContract(name: string, make: () => Promise<BusUnderTest>): vo
       await sub.close();
     });
 
+    it('dead-letters when the handler naks its last allowed delivery', async () => {
+      const seen: Seen[] = [];
+      const letters: DeadLetter[] = [];
+      await bus.send(cmd('write'), { n: 1 }, { msgId: 'nak-last' });
+      const sub = await bus.consume(
+        cmd('write'),
+        async (d) => {
+          seen.push(record(d));
+          await d.nak();
+        },
+        opts({ maxDeliver: 2, onDeadLetter: (l) => void letters.push(l) }),
+      );
+      await waitFor(() => letters.length === 1, 'the dead letter');
+      await sleep(ACK_WAIT * 2);
+      expect(seen.map((s) => s.deliveryCount)).toEqual([1, 2]);
+      expect(letters).toHaveLength(1);
+      expect(letters[0]).toMatchObject({ msgId: 'nak-last', reason: 'max-deliver', deliveryCount: 2 });
+      await sub.close();
+    });
+
     it('dead-letters at once with reason term when the handler calls term()', async () => {
       const seen: Seen[] = [];
       const letters: DeadLetter[] = [];
