@@ -1,0 +1,13 @@
+export * from './model.ts';
+export { TAG_ERRORS } from './errors.ts';
+export { TAG_MAPPING, splitMultiValue, type FieldMapping, type MappedKey } from './mapping.ts';
+export { profileOf, type FormatProfile, type TagFamily, type WriteFamily } from './formats.ts';
+export { readTags, readArtwork, DEFAULT_READ_TIMEOUT_MS, type ReadTagsOptions } from './read.ts';
+export { createTagReaderPool, type TagReaderPool, type TagReaderPoolOptions } from './reader-pool.ts';
+export { artworkInfo, sniffImage } from './image-info.ts';
+export { audioPayloadDigest, type PayloadDigest } from './audio-payload.ts';
+export { normalizeEdit, expectedSnapshot, diffSnapshots, changedFields, type SnapshotDifference } from './edit.ts';
+export { safeWriteTags, type WriteContext, type WriteResult, type SafeWriteOptions } from './safe-write.ts';
+export { cleanupTempFiles, cleanupTempFilesUnder } from './temp-files.ts';
+export { createTagJournal, TAG_JOURNAL_COLLECTION, type TagJournal, type JournalEntry, type JournalState, type RecoveryReport } from './journal.ts';
+export { undoWrite, undoTask, type UndoOptions, type UndoTaskItem, type UndoTaskReport } from './undo.ts';

@@ -1,0 +1,270 @@
+/**
+ * The tag journal: one document per write in `tag_journal`, holding the before and after snapshots, so
+ * any single write or a whole task can be undone. Cover bytes are kept content-addressed in `blobDir`
+ * (`<sha256>` files, written durably before the entry that needs them is committed) so undo restores
+ * the exact picture.
+ *
+ * Entry life: pending (written before the rename) → committed (after it) → undoing → undone; or
+ * failed. A crash between the rename and the commit leaves `pending`; `recover()` settles it by
+ * reading the file.
+ */
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Collection, Doc, Store } from '../store/index.ts';
+import type { TagField, TagSnapshot } from './model.ts';
+import { sha256Hex } from './image-info.ts';
+import { inspectFile } from './read.ts';
+import { diffSnapshots } from './edit.ts';
+import { cleanupTempFiles } from './temp-files.ts';
+import { TAG_ERRORS, conflict, internal, notFound, unavailable } from './errors.ts';
+import { isTagsonicError } from '../errors/index.ts';
+
+export const TAG_JOURNAL_COLLECTION = 'tag_journal';
+
+export type JournalState = 'pending' | 'committed' | 'undoing' | 'undone' | 'failed';
+
+/** What the safe write records when it begins. */
+export interface NewJournalEntry {
+  /** The write id (`newId()`). */
+  _id: string;
+  path: string;
+  format: string;
+  actor: string;
+  taskId: string | null;
+  reason: string | null;
+  /** Set on a write that undid another one. */
+  undoOf: string | null;
+  /** ISO 8601 time of the write. */
+  at: string;
+  before: TagSnapshot;
+  after: TagSnapshot;
+  changed: TagField[];
+  artworkChanged: boolean;
+}
+
+export interface JournalEntry extends Doc, NewJournalEntry {
+  state: JournalState;
+  updatedAt: string;
+  /** Set on a write that was undone: the id of the undoing write (null when nothing had to be written). */
+  undoneBy: string | null;
+  error: string | null;
+}
+
+export interface RecoveryReport {
+  committed: string[];
+  failed: string[];
+  undone: string[];
+  reopened: string[];
+  tempFilesRemoved: string[];
+}
+
+export interface TagJournal {
+  readonly blobDir: string;
+  /** Stores picture bytes durably under their sha256 (idempotent) and returns the hash. */
+  putBlob(data: Uint8Array): Promise<string>;
+  readBlob(sha256: string): Promise<Uint8Array>;
+  begin(entry: NewJournalEntry): Promise<void>;
+  commit(writeId: string): Promise<void>;
+  fail(writeId: string, reason: string): Promise<void>;
+  /** Moves a committed entry to `undoing`; exactly one caller wins, the others get a clear conflict. */
+  claimForUndo(writeId: string): Promise<JournalEntry>;
+  finishUndo(writeId: string, undoneBy: string | null): Promise<void>;
+  releaseUndo(writeId: string): Promise<void>;
+  get(writeId: string): Promise<JournalEntry | null>;
+  /** A task's writes, oldest first. */
+  listByTask(taskId: string): Promise<JournalEntry[]>;
+  /** A file's writes, newest first. */
+  listByPath(filePath: string, options?: { limit?: number }): Promise<JournalEntry[]>;
+  /** Settles entries a crash left `pending` or `undoing`, and removes temp files next to them. */
+  recover(): Promise<RecoveryReport>;
+}
+
+export function createTagJournal(options: { store: Store; blobDir: string }): TagJournal {
+  return new StoreTagJournal(options.store.collection<JournalEntry>(TAG_JOURNAL_COLLECTION), path.resolve(options.blobDir));
+}
+
+const now = () => new Date().toISOString();
+
+class StoreTagJournal implements TagJournal {
+  readonly blobDir: string;
+  readonly #entries: Collection<JournalEntry>;
+  #indexes: Promise<void> | null = null;
+  #blobDirReady: Promise<unknown> | null = null;
+
+  constructor(entries: Collection<JournalEntry>, blobDir: string) {
+    this.#entries = entries;
+    this.blobDir = blobDir;
+  }
+
+  async #ready(): Promise<Collection<JournalEntry>> {
+    this.#indexes ??= this.#entries
+      .createIndexes([
+        { keys: { taskId: 1, at: 1 }, name: 'taskId_at', sparse: true },
+        { keys: { path: 1, at: -1 }, name: 'path_at' },
+        { keys: { at: -1 }, name: 'at' },
+        { keys: { state: 1 }, name: 'state' },
+      ])
+      .catch((err: unknown) => {
+        this.#indexes = null;
+        throw unavailable(TAG_ERRORS.ENGINE_UNAVAILABLE, 'The tag journal could not prepare its indexes in the store.', err);
+      });
+    await this.#indexes;
+    return this.#entries;
+  }
+
+  async putBlob(data: Uint8Array): Promise<string> {
+    const sha = sha256Hex(data);
+    const target = path.join(this.blobDir, sha);
+    try {
+      if ((await stat(target)).size === data.byteLength) return sha;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    this.#blobDirReady ??= mkdir(this.blobDir, { recursive: true });
+    await this.#blobDirReady;
+    const temp = path.join(this.blobDir, `.${sha}.${randomBytes(6).toString('hex')}.tmp`);
+    const fh = await open(temp, 'wx', 0o600);
+    try {
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    try {
+      await rename(temp, target);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+    await fsyncDir(this.blobDir);
+    return sha;
+  }
+
+  async readBlob(sha256: string): Promise<Uint8Array> {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) throw notFound(TAG_ERRORS.BLOB_MISSING, `No stored cover ${sha256}.`);
+    try {
+      const data = new Uint8Array(await readFile(path.join(this.blobDir, sha256)));
+      if (sha256Hex(data) !== sha256) throw internal(TAG_ERRORS.BLOB_MISSING, `The stored cover ${sha256} is damaged.`, { sha256 });
+      return data;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw notFound(TAG_ERRORS.BLOB_MISSING, `The cover ${sha256} needed to undo this write is no longer stored in ${this.blobDir}.`, { sha256 });
+      }
+      throw err;
+    }
+  }
+
+  async begin(entry: NewJournalEntry): Promise<void> {
+    const entries = await this.#ready();
+    await entries.insertOne({ ...entry, state: 'pending', undoneBy: null, error: null, updatedAt: now() });
+  }
+
+  async commit(writeId: string): Promise<void> {
+    await this.#transition(writeId, ['pending'], { state: 'committed' });
+  }
+
+  async fail(writeId: string, reason: string): Promise<void> {
+    await this.#transition(writeId, ['pending'], { state: 'failed', error: reason.slice(0, 2000) });
+  }
+
+  async claimForUndo(writeId: string): Promise<JournalEntry> {
+    const entries = await this.#ready();
+    const claimed = await entries.findOneAndUpdate(
+      { _id: writeId, state: 'committed' },
+      { $set: { state: 'undoing', updatedAt: now() } },
+      { returnDocument: 'after' },
+    );
+    if (claimed) return claimed;
+    const entry = await entries.findOne({ _id: writeId });
+    if (!entry) throw notFound(TAG_ERRORS.JOURNAL_NOT_FOUND, `No tag write ${writeId} in the journal.`, { writeId });
+    if (entry.state === 'undone') {
+      throw conflict(TAG_ERRORS.ALREADY_UNDONE, `Write ${writeId} on ${entry.path} was already undone${entry.undoneBy ? ` (by write ${entry.undoneBy})` : ''}.`, {
+        writeId,
+        undoneBy: entry.undoneBy,
+      });
+    }
+    if (entry.state === 'undoing') throw conflict(TAG_ERRORS.NOT_UNDOABLE, `Write ${writeId} is being undone right now.`, { writeId });
+    throw conflict(TAG_ERRORS.NOT_UNDOABLE, `Write ${writeId} is ${entry.state}, so there is nothing to undo.`, { writeId, state: entry.state });
+  }
+
+  async finishUndo(writeId: string, undoneBy: string | null): Promise<void> {
+    await this.#transition(writeId, ['undoing'], { state: 'undone', undoneBy });
+  }
+
+  async releaseUndo(writeId: string): Promise<void> {
+    await this.#transition(writeId, ['undoing'], { state: 'committed' });
+  }
+
+  async get(writeId: string): Promise<JournalEntry | null> {
+    return (await this.#ready()).findOne({ _id: writeId });
+  }
+
+  async listByTask(taskId: string): Promise<JournalEntry[]> {
+    return (await this.#ready()).find({ taskId }, { sort: { at: 1, _id: 1 } });
+  }
+
+  async listByPath(filePath: string, options: { limit?: number } = {}): Promise<JournalEntry[]> {
+    return (await this.#ready()).find({ path: filePath }, { sort: { at: -1, _id: -1 }, limit: options.limit ?? 100 });
+  }
+
+  async recover(): Promise<RecoveryReport> {
+    const entries = await this.#ready();
+    const report: RecoveryReport = { committed: [], failed: [], undone: [], reopened: [], tempFilesRemoved: [] };
+    const dirs = new Set<string>();
+    for (const entry of await entries.find({ state: 'pending' }, { sort: { at: 1, _id: 1 } })) {
+      dirs.add(path.dirname(entry.path));
+      const current = await snapshotOrNull(entry.path);
+      if (current && diffSnapshots(entry.after, current).length === 0) {
+        await this.commit(entry._id);
+        report.committed.push(entry._id);
+      } else {
+        const why = current === null ? 'the file could not be read after a crash' : 'the write did not reach the file before a crash';
+        await this.fail(entry._id, why);
+        report.failed.push(entry._id);
+      }
+    }
+    for (const entry of await entries.find({ state: 'undoing' }, { sort: { at: 1, _id: 1 } })) {
+      dirs.add(path.dirname(entry.path));
+      const current = await snapshotOrNull(entry.path);
+      if (current && diffSnapshots(entry.before, current).length === 0) {
+        const undo = await entries.findOne({ undoOf: entry._id, state: 'committed' }, { sort: { at: -1 } });
+        await this.finishUndo(entry._id, undo?._id ?? null);
+        report.undone.push(entry._id);
+      } else {
+        await this.releaseUndo(entry._id);
+        report.reopened.push(entry._id);
+      }
+    }
+    for (const dir of dirs) report.tempFilesRemoved.push(...(await cleanupTempFiles(dir)));
+    return report;
+  }
+
+  async #transition(writeId: string, from: JournalState[], set: Partial<JournalEntry>): Promise<void> {
+    const entries = await this.#ready();
+    const res = await entries.updateOne({ _id: writeId, state: { $in: from } }, { $set: { ...set, updatedAt: now() } });
+    if (res.matchedCount === 0) {
+      const entry = await entries.findOne({ _id: writeId });
+      if (!entry) throw notFound(TAG_ERRORS.JOURNAL_NOT_FOUND, `No tag write ${writeId} in the journal.`, { writeId });
+      throw conflict(TAG_ERRORS.NOT_UNDOABLE, `Write ${writeId} is ${entry.state}; expected ${from.join(' or ')}.`, { writeId, state: entry.state });
+    }
+  }
+}
+
+async function snapshotOrNull(filePath: string): Promise<TagSnapshot | null> {
+  try {
+    return (await inspectFile(filePath)).tags;
+  } catch (err) {
+    if (isTagsonicError(err)) return null;
+    throw err;
+  }
+}
+
+export async function fsyncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * Reading tags: music-metadata (fast, pure JS, no TagLib) turned into a TagSnapshot through the one
+ * mapping table. The same code reads a file for the library scan and re-reads a freshly written temp
+ * file to verify a write, which is why it must stay independent of the TagLib writer.
+ *
+ * Covers are always parsed (not `skipCovers`): the snapshot carries the cover's sha256 and size, which
+ * the journal, undo conflict checks and change detection rely on. Only the bytes are dropped unless
+ * `{ artwork: true }` is asked. The bench shows what that costs (bench/tags).
+ */
+import { stat } from 'node:fs/promises';
+import {
+  CouldNotDetermineFileTypeError,
+  UnsupportedFileTypeError,
+  parseBuffer,
+  parseFile,
+  selectCover,
+  type IAudioMetadata,
+  type IPicture,
+  type ITag,
+} from 'music-metadata';
+import { EDITABLE_FIELDS, emptyFields, type Artwork, type AudioFormat, type AudioInfo, type ReadOptions, type ReadResult, type TagField, type TagSnapshot } from './model.ts';
+import { familyOfNativeType, formatOf, isLossless, profileOf, type TagFamily } from './formats.ts';
+import { ALBUM_TYPE_JOINER, MULTI_VALUE_JOINER, NUMERIC_FIELDS, TAG_MAPPING, parseNumberPair, usesNumberPair, type MappedKey } from './mapping.ts';
+import { artworkInfo } from './image-info.ts';
+import { TAG_ERRORS, TagsonicError, fsError, invalid, unsupported } from './errors.ts';
+
+/** Parsing gives up after this long: music-metadata has had hangs on hostile ASF/MP4 files (NOTES.md). */
+export const DEFAULT_READ_TIMEOUT_MS = 20_000;
+
+export interface ReadTagsOptions extends ReadOptions {
+  timeoutMs?: number;
+}
+
+/** Everything one parse tells us; the safe-write path needs the family and the picture bytes too. */
+export interface Inspection {
+  format: AudioFormat;
+  tags: TagSnapshot;
+  audio: AudioInfo;
+  /** The family the snapshot was read from (`null` when the file holds no tags at all). */
+  family: TagFamily | null;
+  picture: IPicture | null;
+  /** Whether the file ends with an ID3v1 tag (TagLib adds one to MP3s; we strip it if it was absent). */
+  hasId3v1: boolean;
+}
+
+export async function readTags(path: string, options: ReadTagsOptions = {}): Promise<ReadResult> {
+  const inspection = await inspectFile(path, options.timeoutMs);
+  return toReadResult(inspection, options.artwork === true);
+}
+
+export async function readArtwork(path: string, options: { timeoutMs?: number } = {}): Promise<Artwork | null> {
+  const { picture } = await inspectFile(path, options.timeoutMs);
+  return picture ? toArtwork(picture) : null;
+}
+
+export function toReadResult(inspection: Inspection, withArtwork: boolean): ReadResult {
+  const result: ReadResult = { tags: inspection.tags, audio: inspection.audio };
+  if (withArtwork && inspection.picture) result.artwork = toArtwork(inspection.picture);
+  return result;
+}
+
+function toArtwork(picture: IPicture): Artwork {
+  const info = artworkInfo(picture.data, picture.format);
+  return { mime: info.mime, data: picture.data };
+}
+
+export async function inspectFile(path: string, timeoutMs = DEFAULT_READ_TIMEOUT_MS): Promise<Inspection> {
+  let size: number;
+  try {
+    const st = await stat(path);
+    if (!st.isFile()) throw invalid(TAG_ERRORS.NOT_A_FILE, `${path} is not a regular file.`, { path });
+    size = st.size;
+  } catch (err) {
+    throw fsError(err, path);
+  }
+  if (size === 0) throw invalid(TAG_ERRORS.EMPTY_FILE, `${path} is empty (0 bytes): there is no audio to read.`, { path });
+  const meta = await withTimeout(parseFile(path, { duration: false }), timeoutMs, path);
+  return describe(meta, size, path);
+}
+
+/** Same as `inspectFile` for bytes already in memory (the safe write parses what it is about to replace). */
+export async function inspectBuffer(data: Uint8Array, path: string, timeoutMs = DEFAULT_READ_TIMEOUT_MS): Promise<Inspection> {
+  if (data.byteLength === 0) throw invalid(TAG_ERRORS.EMPTY_FILE, `${path} is empty (0 bytes): there is no audio to read.`, { path });
+  const meta = await withTimeout(parseBuffer(data, { path, size: data.byteLength }, { duration: false }), timeoutMs, path);
+  return describe(meta, data.byteLength, path);
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number, path: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(invalid(TAG_ERRORS.READ_TIMEOUT, `Reading ${path} took longer than ${ms} ms; the file is probably malformed.`, { path })),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } catch (err) {
+    throw parseError(err, path);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function parseError(err: unknown, path: string): unknown {
+  if (err instanceof TagsonicError) return err;
+  const mapped = fsError(err, path);
+  if (mapped !== err) return mapped;
+  if (err instanceof CouldNotDetermineFileTypeError || err instanceof UnsupportedFileTypeError) {
+    return unsupported(TAG_ERRORS.UNSUPPORTED_FORMAT, `${path} is not an audio file Tagsonic can read.`, { path });
+  }
+  const reason = err instanceof Error ? err.message : String(err);
+  const e = invalid(TAG_ERRORS.UNREADABLE, `${path} could not be parsed as audio (${reason}); it may be corrupt or truncated.`, { path });
+  return Object.assign(e, { cause: err });
+}
+
+export function describe(meta: IAudioMetadata, size: number, path: string): Inspection {
+  const format = formatOf(meta.format);
+  if (!format || !profileOf(format)) {
+    throw unsupported(TAG_ERRORS.UNSUPPORTED_FORMAT, `${path} is a ${meta.format.container ?? 'unknown'} file, which Tagsonic does not handle.`, {
+      path,
+      container: meta.format.container,
+      codec: meta.format.codec,
+    });
+  }
+  // A parser that found a container but no audio stream has read junk (e.g. text named .mp3).
+  if (!meta.format.sampleRate || !meta.format.numberOfChannels) {
+    throw invalid(TAG_ERRORS.UNREADABLE, `${path} has no readable audio stream; it may be corrupt or not audio at all.`, { path });
+  }
+  const natives = indexNative(meta.native);
+  const family = profileOf(format)!.readFamilies.find((f) => natives.has(f)) ?? null;
+  const picture = selectCover(meta.common.picture) ?? null;
+  const tags = snapshotFrom(family ? natives.get(family)! : new Map(), family, picture);
+  const fmt = meta.format;
+  const audio: AudioInfo = {
+    format,
+    codec: fmt.codec ?? '',
+    duration: fmt.duration ?? 0,
+    bitRate: fmt.bitrate ? Math.round(fmt.bitrate / 1000) : 0,
+    sampleRate: fmt.sampleRate ?? 0,
+    bitDepth: fmt.bitsPerSample ?? null,
+    channels: fmt.numberOfChannels ?? 0,
+    size,
+    lossless: isLossless(fmt),
+  };
+  return { format, tags, audio, family, picture, hasId3v1: natives.has('id3v1') };
+}
+
+type NativeIndex = Map<string, ITag['value'][]>;
+
+function indexNative(native: IAudioMetadata['native']): Map<TagFamily, NativeIndex> {
+  const out = new Map<TagFamily, NativeIndex>();
+  for (const [tagType, tags] of Object.entries(native)) {
+    const family = familyOfNativeType(tagType);
+    if (!family || tags.length === 0) continue;
+    // A second tag of the same family (e.g. two ID3v2 tags) never overrides the first.
+    if (out.has(family)) continue;
+    const index: NativeIndex = new Map();
+    for (const tag of tags) {
+      const key = tag.id.toUpperCase();
+      const list = index.get(key);
+      if (list) list.push(tag.value);
+      else index.set(key, [tag.value]);
+    }
+    out.set(family, index);
+  }
+  return out;
+}
+
+function snapshotFrom(index: NativeIndex, family: TagFamily | null, picture: IPicture | null): TagSnapshot {
+  const fields = emptyFields();
+  const texts = (key: MappedKey): string[] => (family ? textValues(index, family, key) : []);
+  for (const field of EDITABLE_FIELDS) {
+    if (NUMERIC_FIELDS.has(field)) continue;
+    const values = texts(field);
+    if (values.length > 0) fields[field] = values.join(field === 'album_type' ? ALBUM_TYPE_JOINER : MULTI_VALUE_JOINER);
+  }
+  if (family) {
+    const track = numbers(index, family, 'tracknumber', 'totaltracks');
+    const disc = numbers(index, family, 'discnumber', 'totaldiscs');
+    fields.tracknumber = track.no;
+    fields.totaltracks = track.of;
+    fields.discnumber = disc.no;
+    fields.totaldiscs = disc.of;
+  }
+  const artists = texts('artists');
+  const albumartists = texts('albumartists');
+  return {
+    fields,
+    artists: artists.length > 0 ? artists : texts('artist'),
+    albumartists: albumartists.length > 0 ? albumartists : texts('albumartist'),
+    genres: texts('genre'),
+    artwork: picture ? artworkInfo(picture.data, picture.format) : null,
+  };
+}
+
+function textValues(index: NativeIndex, family: TagFamily, key: MappedKey): string[] {
+  const ids = TAG_MAPPING[key].native[family];
+  if (!ids) return [];
+  for (const id of ids) {
+    const raw = index.get(id.toUpperCase());
+    if (!raw) continue;
+    const values: string[] = [];
+    for (const v of raw) {
+      const text = textOf(v, key, family);
+      if (text !== null && text !== '') values.push(text);
+    }
+    if (values.length > 0) return values;
+  }
+  return [];
+}
+
+function textOf(value: unknown, key: MappedKey, family: TagFamily): string | null {
+  if (typeof value === 'string') return family === 'riff' ? utf8FromLatin1(value) : value;
+  if (typeof value === 'number') return String(value);
+  if (value && typeof value === 'object' && 'text' in value) {
+    // ID3 COMM frames with a description (iTunNORM, iTunSMPB, …) are machine data, not the comment.
+    const descriptor = (value as { descriptor?: string }).descriptor;
+    if (key === 'comment' && descriptor) return null;
+    const text = (value as { text?: unknown }).text;
+    return typeof text === 'string' ? text : null;
+  }
+  return null;
+}
+
+/**
+ * music-metadata decodes RIFF INFO strings as Latin-1, but ffmpeg and TagLib write them as UTF-8.
+ * Bytes that form valid multi-byte UTF-8 are essentially never intended Latin-1 text.
+ */
+function utf8FromLatin1(value: string): string {
+  if (!/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value;
+  const bytes = Buffer.from(value, 'latin1');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return value;
+  }
+}
+
+function numbers(index: NativeIndex, family: TagFamily, numberKey: TagField, totalKey: TagField): { no: string | null; of: string | null } {
+  const first = (key: MappedKey) => rawFirst(index, TAG_MAPPING[key].native[family]);
+  const pair = parseNumberPair(first(numberKey));
+  let total = pair.of;
+  if (!usesNumberPair(family)) {
+    const separate = parseNumberPair(first(totalKey)).no;
+    if (separate !== null) total = separate;
+  }
+  return { no: pair.no === null ? null : String(pair.no), of: total === null ? null : String(total) };
+}
+
+function rawFirst(index: NativeIndex, ids: readonly string[] | undefined): string | number | null {
+  for (const id of ids ?? []) {
+    const raw = index.get(id.toUpperCase());
+    const v = raw?.find((x) => typeof x === 'string' || typeof x === 'number');
+    if (v !== undefined) return v as string | number;
+  }
+  return null;
+}

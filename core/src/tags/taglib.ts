@@ -1,0 +1,32 @@
+/**
+ * The two taglib-wasm backends, loaded once per process (or worker thread) on first use.
+ *
+ * Tags are written with the Emscripten backend: its PropertyMap is TagLib's own, so "3/12" track
+ * numbers, DESCRIPTION next to COMMENT in Vorbis comments and every unknown key survive a
+ * read-modify-write. The WASI backend narrows track numbers to integers and folds Vorbis DESCRIPTION
+ * into COMMENT (taglib-wasm 1.5.1), so it is used only for the one thing the Emscripten binding cannot
+ * do: pictures in Opus, WAV and AIFF (see formats.ts).
+ */
+import { TagLib } from 'taglib-wasm';
+import { TAG_ERRORS, unavailable } from './errors.ts';
+
+let emscripten: Promise<TagLib> | null = null;
+let wasi: Promise<TagLib> | null = null;
+
+function load(kind: 'emscripten' | 'wasi'): Promise<TagLib> {
+  return TagLib.initialize({ forceWasmType: kind }).catch((err: unknown) => {
+    if (kind === 'emscripten') emscripten = null;
+    else wasi = null;
+    throw unavailable(TAG_ERRORS.ENGINE_UNAVAILABLE, `The TagLib (${kind}) engine could not be loaded, so tags cannot be written.`, err);
+  });
+}
+
+export function taglibForTags(): Promise<TagLib> {
+  emscripten ??= load('emscripten');
+  return emscripten;
+}
+
+export function taglibForPictures(): Promise<TagLib> {
+  wasi ??= load('wasi');
+  return wasi;
+}
