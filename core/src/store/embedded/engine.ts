@@ -1,0 +1,122 @@
+/**
+ * The lmdb environment behind the embedded store: per collection one documents database (msgpack with
+ * shared structures) and one dupsort index database, plus a meta database with the index definitions.
+ * Nothing is cached across operations: every read starts from a fresh snapshot and every write runs in
+ * an lmdb write transaction, so several processes can share the directory safely.
+ */
+import { mkdirSync } from 'node:fs';
+import { open, type Database, type RootDatabase } from 'lmdb';
+import type { Doc } from '../port.ts';
+import { assertCollectionName, storeClosedError, storeUnavailableError } from '../store-errors.ts';
+import type { IndexDef } from './index-keys.ts';
+import { STRUCTURES_KEY, type CollectionView } from './query-exec.ts';
+
+export interface CollectionMeta {
+  indexes: IndexDef[];
+}
+
+interface CollectionDbs {
+  docs: Database<Doc, string>;
+  index: Database<string, Buffer>;
+}
+
+type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
+
+export class EmbeddedEngine {
+  readonly dir: string;
+  private readonly root: RootDatabase;
+  private readonly meta: Database<CollectionMeta, string>;
+  private readonly dbs = new Map<string, CollectionDbs>();
+  private closed = false;
+
+  private constructor(dir: string, root: RootDatabase) {
+    this.dir = dir;
+    this.root = root;
+    this.meta = root.openDB<CollectionMeta, string>({ name: 'tagsonic.meta' });
+  }
+
+  static open(dir: string): EmbeddedEngine {
+    try {
+      mkdirSync(dir, { recursive: true });
+      const root = open({
+        path: dir,
+        maxDbs: 1024,
+        // Commit and fsync before a write's promise resolves: acknowledged writes survive a crash.
+        overlappingSync: false,
+        noSync: false,
+      });
+      return new EmbeddedEngine(dir, root);
+    } catch (e) {
+      throw storeUnavailableError(`Cannot open the embedded store in ${dir}: ${(e as Error).message}`, e);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw storeClosedError();
+  }
+
+  dbsFor(name: string): CollectionDbs {
+    this.assertOpen();
+    let dbs = this.dbs.get(name);
+    if (!dbs) {
+      assertCollectionName(name);
+      dbs = {
+        docs: this.root.openDB<Doc, string>({ name: `docs:${name}`, sharedStructuresKey: STRUCTURES_KEY }),
+        index: this.root.openDB<string, Buffer>({ name: `index:${name}`, dupSort: true, keyEncoding: 'binary', encoding: 'string' }),
+      };
+      this.dbs.set(name, dbs);
+    }
+    return dbs;
+  }
+
+  readMeta(name: string): CollectionMeta {
+    return this.meta.get(name) ?? { indexes: [] };
+  }
+
+  /** Only inside `write`. */
+  writeMeta(name: string, meta: CollectionMeta): void {
+    if (meta.indexes.length === 0) void this.meta.remove(name);
+    else void this.meta.put(name, meta);
+  }
+
+  view(name: string): CollectionView & { meta: CollectionMeta } {
+    const dbs = this.dbsFor(name);
+    const meta = this.readMeta(name);
+    return { name, docs: dbs.docs, index: dbs.index, indexes: meta.indexes, meta };
+  }
+
+  /**
+   * Runs `fn` inside an lmdb write transaction (serialised across processes) and resolves after the
+   * transaction is durably committed. A throw from `fn` is reported after the commit of whatever `fn`
+   * wrote before throwing, so callers never observe an error before earlier writes are durable.
+   */
+  async write<R>(fn: () => R): Promise<R> {
+    this.assertOpen();
+    const outcome = (await this.root.transaction(() => {
+      try {
+        return { ok: true, value: fn() };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    })) as Outcome<R>;
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  }
+
+  /** Runs `fn` on a fresh snapshot, so commits of other processes are always seen. */
+  read<R>(fn: () => R): R {
+    this.assertOpen();
+    this.root.resetReadTxn();
+    return fn();
+  }
+
+  isOpen(): boolean {
+    return !this.closed;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.root.close();
+  }
+}
