@@ -1,0 +1,1 @@
+export { openMongoStore, type MongoStoreOptions } from './open-mongo-store.ts';
