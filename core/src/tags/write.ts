@@ -4,7 +4,7 @@
  * gaps we fill ourselves".
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { PROPERTIES, type AudioFile, type PropertyMap } from 'taglib-wasm';
+import { PROPERTIES, type AudioFile, type PropertyMap, type TagLib } from 'taglib-wasm';
 import type { AudioFormat, TagSnapshot } from './model.ts';
 import { profileOf, type FormatProfile, type WriteFamily } from './formats.ts';
 import { TAG_MAPPING, canStore, propertyKey, usesNumberPair, type MappedKey } from './mapping.ts';
@@ -50,32 +50,41 @@ export function planWrite(path: string, format: AudioFormat, edit: NormalizedEdi
  * overwritten and the caller replaces it with the returned bytes.
  */
 export async function renderEdit(original: Uint8Array, plan: WritePlan, scratchPath: string): Promise<Uint8Array> {
+  const taglib = await taglibForTags();
   let bytes = original;
+  let source: TagState | null = null;
   if (plan.edit.artwork !== undefined && plan.profile.artwork === 'taglib-wasi') {
+    // The WASI pass rewrites every tag its own lossy way ("1/2" → "1"): take the tags from the
+    // original and put them all back after it.
+    source = await withFile(taglib, original, plan, (file) => tagState(file));
     bytes = await picturePass(original, plan.edit.artwork, scratchPath);
   }
-  const taglib = await taglibForTags();
+  let out: Uint8Array = await withFile(taglib, bytes, plan, (file) => {
+    applyFields(file, plan, source ?? tagState(file));
+    if (plan.edit.artwork !== undefined && plan.profile.artwork === 'taglib') setCover(file, plan.edit.artwork);
+    if (!file.save()) throw failed(plan, 'TagLib refused to save it');
+    // Copy out of the wasm heap before the handle (and its memory) is released.
+    return new Uint8Array(file.getFileBuffer());
+  });
+  if (plan.family === 'id3v2' && (plan.format === 'mp3' || plan.format === 'mp2') && !endsWithId3v1(original)) out = stripId3v1(out);
+  return out;
+}
+
+async function withFile<T>(taglib: TagLib, bytes: Uint8Array, plan: WritePlan, work: (file: AudioFile) => T): Promise<T> {
   let file: AudioFile;
   try {
     file = await taglib.open(bytes, { partial: false });
   } catch (err) {
     throw failed(plan, 'TagLib could not open it', err);
   }
-  let out: Uint8Array;
   try {
     if (!file.isValid()) throw failed(plan, 'TagLib does not recognise it');
-    applyFields(file, plan);
-    if (plan.edit.artwork !== undefined && plan.profile.artwork === 'taglib') setCover(file, plan.edit.artwork);
-    if (!file.save()) throw failed(plan, 'TagLib refused to save it');
-    // Copy out of the wasm heap before the handle (and its memory) is released.
-    out = new Uint8Array(file.getFileBuffer());
+    return work(file);
   } catch (err) {
     throw isTagsonicError(err) ? err : failed(plan, 'TagLib failed while writing', err);
   } finally {
     file.dispose();
   }
-  if (plan.family === 'id3v2' && (plan.format === 'mp3' || plan.format === 'mp2') && !endsWithId3v1(original)) out = stripId3v1(out);
-  return out;
 }
 
 function failed(plan: WritePlan, why: string, cause?: unknown) {
@@ -105,8 +114,13 @@ function setCover(file: AudioFile, artwork: NormalizedArtwork | null): void {
 /** taglib-wasm hands out camelCase keys; TagLib itself speaks PropertyMap keys (TITLE, ALBUMARTIST…). */
 const WIRE_KEY: Record<string, string> = Object.fromEntries(Object.entries(PROPERTIES).map(([camel, meta]) => [camel, meta.key]));
 
-function applyFields(file: AudioFile, plan: WritePlan): void {
-  const { edit, family, before } = plan;
+/** A file's whole PropertyMap in TagLib's own keys, lyrics included. */
+interface TagState {
+  map: Record<string, string[]>;
+  hasLyrics: boolean;
+}
+
+function tagState(file: AudioFile): TagState {
   const map: Record<string, string[]> = {};
   for (const [key, values] of Object.entries(file.properties())) {
     if (values && values.length > 0) map[WIRE_KEY[key] ?? key] = [...values];
@@ -114,6 +128,13 @@ function applyFields(file: AudioFile, plan: WritePlan): void {
   // taglib-wasm keeps lyrics out of properties(); they are a PropertyMap key like any other in TagLib.
   const lyrics = file.getLyrics().map((l) => l.text).filter((t) => t !== '');
   if (lyrics.length > 0) map.LYRICS = lyrics;
+  return { map, hasLyrics: lyrics.length > 0 };
+}
+
+/** Sets the complete PropertyMap (TagLib replaces, not merges): `state` with the edit applied. */
+function applyFields(file: AudioFile, plan: WritePlan, state: TagState): void {
+  const { edit, family, before } = plan;
+  const map = { ...state.map };
 
   const set = (key: MappedKey, values: string[] | null) => {
     for (const alias of TAG_MAPPING[key].aliases?.[family] ?? []) delete map[alias];
@@ -146,9 +167,9 @@ function applyFields(file: AudioFile, plan: WritePlan): void {
   numberPair(set, family, fields, before, 'tracknumber', 'totaltracks');
   numberPair(set, family, fields, before, 'discnumber', 'totaldiscs');
 
-  const hasLyrics = 'LYRICS' in map;
   file.setProperties(map as PropertyMap);
-  if (!hasLyrics && lyrics.length > 0) file.setLyrics([]);
+  // setProperties() keeps lyrics it is not given; clearing them takes an explicit call.
+  if (!('LYRICS' in map) && (state.hasLyrics || file.getLyrics().length > 0)) file.setLyrics([]);
 }
 
 type Setter = (key: MappedKey, values: string[] | null) => void;
