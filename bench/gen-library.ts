@@ -3,8 +3,10 @@
  *   node bench/gen-library.ts <dir> [--size N|small] [--seed S] [--duration SEC] [--formats mp3,flac,...]
  * A folder that already holds a library made with the same options is reused as is.
  */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AUDIO_FORMATS, generateLibrary, type AudioFormat } from '@tagsonic/test/library';
+import { AUDIO_FORMATS, generateLibrary, MANIFEST_FILE, type AudioFormat } from '@tagsonic/test/library';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -22,6 +24,8 @@ if (root === undefined) {
   process.exit(2);
 }
 
+const manifestTime = () => stat(join(root, MANIFEST_FILE)).then((s) => s.mtimeMs, () => undefined);
+const before = await manifestTime();
 const started = performance.now();
 const manifest = await generateLibrary({
   root,
@@ -34,5 +38,10 @@ const seconds = (performance.now() - started) / 1000;
 const audio = manifest.counts.byKind.audio;
 
 console.log(`library: ${manifest.root}`);
-console.log(`time: ${seconds.toFixed(2)} s (${audio} audio files, ${(audio / seconds).toFixed(0)} files/s; a reused library takes well under a second)`);
+const reused = before !== undefined && before === (await manifestTime());
+console.log(
+  reused
+    ? `time: ${seconds.toFixed(2)} s (reused the library already there; delete the folder to measure generation)`
+    : `time: ${seconds.toFixed(2)} s to generate (${audio} audio files, ${(audio / seconds).toFixed(0)} audio files/s)`,
+);
 console.log(`counts: ${JSON.stringify(manifest.counts, null, 2)}`);

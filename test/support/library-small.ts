@@ -86,7 +86,8 @@ const coverSpec = (random: Random, mime: Mime, use: 'embedded' | 'ogg' | 'folder
 interface Job {
   request: EncodeRequest;
   extra: Partial<LibraryFile>;
-  after?: (entry: LibraryFile) => Promise<LibraryFile[]>;
+  /** Runs once the file is written; returns the manifest entries to record (default: the file itself). */
+  finish?: (entry: LibraryFile) => Promise<LibraryFile[]>;
 }
 
 export const buildSmallLibrary = async (ctx: BuildContext): Promise<void> => {
@@ -176,10 +177,10 @@ export const buildSmallLibrary = async (ctx: BuildContext): Promise<void> => {
           ...(separator === undefined ? {} : { artists, separator }),
           ...(genres.length > 1 ? { genres } : {}),
         },
-        after:
+        finish:
           lrcTexts === undefined
             ? undefined
-            : async (entry) => [await writeLrc(ctx, entry.path, { artist: tags.artist, title, album }, lrcTexts, durationSec)],
+            : async (entry) => [entry, await writeLrc(ctx, entry.path, { artist: tags.artist, title, album }, lrcTexts, durationSec)],
       });
     }
   });
@@ -201,19 +202,13 @@ export const buildSmallLibrary = async (ctx: BuildContext): Promise<void> => {
       const out: LibraryFile[] = [];
       for (const [i, job] of batch.entries()) {
         const entry = { ...entries[i], ...job.extra };
-        out.push(entry, ...(job.after === undefined ? [] : await job.after(entry)));
+        out.push(...(job.finish === undefined ? [entry] : await job.finish(entry)));
       }
       return out;
     }),
     2,
   );
-  const truncated: LibraryFile[] = [];
-  for (const entries of encoded)
-    for (const entry of entries) {
-      if (entry.path.endsWith('/truncated.flac')) truncated.push(await truncateInPlace(ctx, entry));
-      else ctx.files.push(entry);
-    }
-  ctx.files.push(...truncated);
+  ctx.files.push(...encoded.flat());
   for (const extra of extras) ctx.files.push(...[await extra()].flat());
   ctx.notes.push(
     'wav: ffmpeg 5.1 writes RIFF INFO only (title, artist, album, date, genre, comment, language, track) and cannot embed pictures; wav covers are left to the tag engine.',
@@ -257,6 +252,7 @@ const planLooseFiles = (
   jobs.push({
     request: { path: `${folder}/truncated.flac`, format: 'flac', voices: [{ voice: voiceFor(random.fork('truncated')).voice, durationSec }], tags: { title: 'Truncated', artist } },
     extra: {},
+    finish: async (entry) => [await truncateInPlace(ctx, entry)],
   });
   extras.push(
     () => writeCorruptMp3(ctx, `${folder}/corrupt.mp3`, random.fork('corrupt')),
@@ -286,7 +282,7 @@ const planCueAlbums = (ctx: BuildContext, jobs: Job[], takenArtists: Set<string>
     jobs.push({
       request: { path: image, format, voices, tags: { album: title, artist: performer, albumartist: performer, genre, year } },
       extra: { audioId: `${label}-image`, cue: sheet.path },
-      after: async () => [await writeCue(ctx, sheet)],
+      finish: async (entry) => [entry, await writeCue(ctx, sheet)],
     });
   };
   cueAlbum('cue-utf8', 'latin', 'flac', 'utf-8', 4);

@@ -356,3 +356,38 @@ describe('large library (taglib-wasm fast path)', () => {
     expect(await audioMd5(join(root, a.path))).toBe(await audioMd5(join(root, b.path)));
   });
 });
+
+describe('generator bookkeeping', () => {
+  let root: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'tagsonic-lib-tiny-'));
+  });
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('serialises concurrent calls on one root, then rebuilds when the options change', async () => {
+    const options = { root, size: 20, seed: 11, formats: ['mp3' as const], durationSec: 2 };
+    const [a, b] = await Promise.all([generateLibrary(options), generateLibrary(options)]);
+    expect(b).toEqual(a);
+    expect(a.counts.byKind.audio).toBe(20);
+    expect(a.counts.byFormat).toEqual({ mp3: 20 });
+    const onDisk = await run('find', [root, '-name', '*.mp3']);
+    expect(onDisk.stdout.trim().split('\n')).toHaveLength(20);
+
+    const other = await generateLibrary({ ...options, seed: 12 });
+    expect(other.options.seed).toBe(12);
+    expect(other.files.map((f) => f.path)).not.toEqual(a.files.map((f) => f.path));
+    const after = await run('find', [root, '-name', '*.mp3']);
+    expect(after.stdout.trim().split('\n')).toHaveLength(20);
+  }, 60_000);
+
+  it('rejects options it cannot honour', async () => {
+    for (const bad of [{ size: 0 }, { size: 2.5 }, { seed: 1.5 }, { formats: [] }, { formats: ['aiff'] }, { durationSec: 0 }]) {
+      const error = await generateLibrary({ root, ...(bad as object) }).catch((e: unknown) => e);
+      expect(isTagsonicError(error) && error.kind, JSON.stringify(bad)).toBe('invalid');
+    }
+  });
+});

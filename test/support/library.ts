@@ -7,9 +7,10 @@
  * const library = await generateLibrary({ root: await mkdtemp(join(tmpdir(), 'lib-')) });
  * const flac = library.files.filter((f) => f.format === 'flac');
  */
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
-import { conflict, invalid } from '@tagsonic/core/errors';
+import { conflict, invalid, unavailable } from '@tagsonic/core/errors';
 import type { BuildContext } from './library-context.ts';
 import { buildLargeLibrary } from './library-large.ts';
 import { createRandom } from './library-random.ts';
@@ -32,6 +33,8 @@ export const GENERATOR_VERSION = 1;
 export const MANIFEST_FILE = '.tagsonic-library.json';
 const PARTIAL_MARKER = '.tagsonic-library.partial';
 const SCRATCH_DIR = '.tagsonic-library-scratch';
+const LOCK_FILE = '.tagsonic-library.lock';
+const LOCK_WAIT_MS = 15 * 60_000;
 
 export const normalizeLibraryOptions = (options: LibraryOptions): NormalizedLibraryOptions => {
   const size = options.size ?? 'small';
@@ -75,7 +78,7 @@ const cachedManifest = async (root: string, options: NormalizedLibraryOptions): 
 /** Empties a root we made before; refuses to touch a folder that holds anything else. */
 const prepareRoot = async (root: string): Promise<void> => {
   await mkdir(root, { recursive: true });
-  const entries = await readdir(root);
+  const entries = (await readdir(root)).filter((entry) => entry !== LOCK_FILE);
   if (entries.length === 0) return;
   if (!entries.includes(MANIFEST_FILE) && !entries.includes(PARTIAL_MARKER))
     throw conflict('TAGSONIC_ERR_TESTLIB_ROOT_NOT_EMPTY', `${root} is not empty and holds no generated library; refusing to delete its contents.`, { root });
@@ -104,13 +107,56 @@ const countFiles = (files: LibraryFile[], cues: number): LibraryCounts => {
   return { files: files.length, byKind, byFormat, artists: artists.size, albums: albums.size, embeddedCovers, folderCovers, lrc: byKind.lyrics, cues };
 };
 
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Serialises generators sharing a root (bench files running in parallel workers reuse one big library).
+ * The lock holds the owner's pid, so a lock left by a killed process is taken over.
+ */
+const withRootLock = async <T>(root: string, work: () => Promise<T>): Promise<T> => {
+  await mkdir(root, { recursive: true });
+  const lockPath = join(root, LOCK_FILE);
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const handle = await open(lockPath, 'wx');
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(await readFile(lockPath, 'utf8').catch(() => ''));
+      if (owner > 0 && !isAlive(owner)) {
+        await rm(lockPath, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline)
+        throw unavailable('TAGSONIC_ERR_TESTLIB_LOCKED', `Another process (pid ${owner || 'unknown'}) has been generating a library in ${root} for too long.`);
+      await sleep(250);
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    await rm(lockPath, { force: true });
+  }
+};
+
 export const generateLibrary = async (options: LibraryOptions): Promise<LibraryManifest> => {
   if (typeof options.root !== 'string' || options.root === '') throw invalid('TAGSONIC_ERR_TESTLIB_ROOT', 'root must be a folder path.');
   const root = resolve(options.root);
   const normalized = normalizeLibraryOptions(options);
-  const cached = await cachedManifest(root, normalized);
-  if (cached !== undefined) return cached;
+  return withRootLock(root, async () => (await cachedManifest(root, normalized)) ?? build(root, normalized));
+};
 
+const build = async (root: string, normalized: NormalizedLibraryOptions): Promise<LibraryManifest> => {
   await prepareRoot(root);
   await writeFile(join(root, PARTIAL_MARKER), `${new Date().toISOString()}\n`);
   const scratch = join(root, SCRATCH_DIR);
