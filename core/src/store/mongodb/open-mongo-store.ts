@@ -45,6 +45,7 @@ import {
   storeUnavailableError,
 } from '../store-errors.ts';
 import { assertOperatorUpdate } from '../update-rules.ts';
+import { newId } from '../../ids.ts';
 
 export interface MongoStoreOptions {
   /** A MongoDB connection string, e.g. `mongodb://mongo:27017/?replicaSet=rs0`. */
@@ -78,6 +79,23 @@ function translate(e: unknown, collection: string, writing: boolean): unknown {
     return storeUnavailableError(`MongoDB is unreachable: ${e.message}`, e);
   }
   return new TagsonicError('internal', 'TAGSONIC_ERR_STORE_DRIVER', `MongoDB driver error on ${collection}.`, { cause: e });
+}
+
+const hasIdEquality = (filter: Filter): boolean => {
+  const id = filter._id;
+  return id !== undefined && (typeof id !== 'object' || id === null || '$eq' in id);
+};
+
+/**
+ * MongoDB would give an upserted document an ObjectId; every document here carries a string id from
+ * `newId()`, so upserts that do not pin `_id` get one through `$setOnInsert`.
+ */
+function withUpsertId(filter: Filter, update: Update, upsert: boolean | undefined): Update {
+  if (!upsert || hasIdEquality(filter)) return update;
+  const setOnInsert = (update.$setOnInsert ?? {}) as Record<string, unknown>;
+  const set = (update.$set ?? {}) as Record<string, unknown>;
+  if (setOnInsert._id !== undefined || set._id !== undefined) return update;
+  return { ...update, $setOnInsert: { ...setOnInsert, _id: newId() } };
 }
 
 class MongoStoreCollection<T extends Doc> implements Collection<T> {
@@ -139,9 +157,10 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
   private async update(filter: Filter, update: Update, options: UpdateOptions, many: boolean): Promise<UpdateResult> {
     assertOperatorUpdate(update);
     return this.run(true, async () => {
+      const u = withUpsertId(filter, update, options.upsert);
       const r = many
-        ? await this.coll.updateMany(filter, update, { upsert: options.upsert === true })
-        : await this.coll.updateOne(filter, update, { upsert: options.upsert === true });
+        ? await this.coll.updateMany(filter, u, { upsert: options.upsert === true })
+        : await this.coll.updateOne(filter, u, { upsert: options.upsert === true });
       return { matchedCount: r.matchedCount, modifiedCount: r.modifiedCount, upsertedId: (r.upsertedId as string | null) ?? null };
     });
   }
@@ -159,6 +178,15 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
       return Promise.reject(invalidUpdateError('A replacement document may not contain update operators.'));
     }
     return this.run(true, async () => {
+      if (options.upsert && replacement._id === undefined && !hasIdEquality(filter)) {
+        // A replacement cannot carry a new _id for a document it may match, so insert separately when
+        // nothing matched (a concurrent twin insert is stopped by a unique index, as with MongoDB itself).
+        const r = await this.coll.replaceOne(filter, replacement);
+        if (r.matchedCount > 0) return { matchedCount: r.matchedCount, modifiedCount: r.modifiedCount, upsertedId: null };
+        const doc = { ...replacement, _id: newId() };
+        await this.coll.insertOne(doc as Document);
+        return { matchedCount: 0, modifiedCount: 0, upsertedId: doc._id };
+      }
       const r = await this.coll.replaceOne(filter, replacement, { upsert: options.upsert === true });
       return { matchedCount: r.matchedCount, modifiedCount: r.modifiedCount, upsertedId: (r.upsertedId as string | null) ?? null };
     });
@@ -167,7 +195,7 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
   findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<T | null> {
     assertOperatorUpdate(update);
     return this.run(true, async () =>
-      (await this.coll.findOneAndUpdate(filter, update, {
+      (await this.coll.findOneAndUpdate(filter, withUpsertId(filter, update, options.upsert), {
         sort: options.sort,
         upsert: options.upsert === true,
         returnDocument: options.returnDocument ?? 'after',
@@ -197,8 +225,12 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
     if (operations.length === 0) {
       return Promise.resolve({ insertedCount: 0, matchedCount: 0, modifiedCount: 0, deletedCount: 0, upsertedCount: 0 });
     }
+    const ops = operations.map((op) => {
+      if ('updateOne' in op) return { updateOne: { ...op.updateOne, update: withUpsertId(op.updateOne.filter, op.updateOne.update, op.updateOne.upsert) } };
+      return op;
+    });
     return this.run(true, async () => {
-      const r = await this.coll.bulkWrite(operations as unknown as AnyBulkWriteOperation<Document>[], { ordered: true });
+      const r = await this.coll.bulkWrite(ops as unknown as AnyBulkWriteOperation<Document>[], { ordered: true });
       return {
         insertedCount: r.insertedCount,
         matchedCount: r.matchedCount,
