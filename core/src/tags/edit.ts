@@ -152,18 +152,41 @@ export interface SnapshotDifference {
   actual: unknown;
 }
 
-export function diffSnapshots(expected: TagSnapshot, actual: TagSnapshot): SnapshotDifference[] {
+/**
+ * Differences between two snapshots. `lenient` names the parts compared modulo "/": an ID3v2.3 file
+ * read through music-metadata reports "A / B" as ["A", "B"], the same bytes upgraded to ID3v2.4 read
+ * as ["A / B"]; for parts a write did not touch, both mean the same stored text.
+ */
+export function diffSnapshots(expected: TagSnapshot, actual: TagSnapshot, lenient: ReadonlySet<SnapshotDifference['what']> = new Set()): SnapshotDifference[] {
   const out: SnapshotDifference[] = [];
   for (const f of EDITABLE_FIELDS) {
-    if (!sameField(f, expected.fields[f], actual.fields[f])) out.push({ what: f, expected: expected.fields[f], actual: actual.fields[f] });
+    const same = lenient.has(f) ? slashless([expected.fields[f]]) === slashless([actual.fields[f]]) : sameField(f, expected.fields[f], actual.fields[f]);
+    if (!same) out.push({ what: f, expected: expected.fields[f], actual: actual.fields[f] });
   }
   for (const list of ['artists', 'albumartists', 'genres'] as const) {
-    if (!sameList(expected[list], actual[list])) out.push({ what: list, expected: expected[list], actual: actual[list] });
+    const same = lenient.has(list) ? slashless(expected[list]) === slashless(actual[list]) : sameList(expected[list], actual[list]);
+    if (!same) out.push({ what: list, expected: expected[list], actual: actual[list] });
   }
   if ((expected.artwork?.sha256 ?? null) !== (actual.artwork?.sha256 ?? null)) {
     out.push({ what: 'artwork', expected: expected.artwork?.sha256 ?? null, actual: actual.artwork?.sha256 ?? null });
   }
   return out;
+}
+
+const slashless = (values: readonly (string | null)[]): string =>
+  values
+    .flatMap((v) => (v === null ? [] : v.split('/')))
+    .map((v) => v.trim())
+    .filter((v) => v !== '')
+    .join('/');
+
+/** The parts of a snapshot an edit leaves alone (everything `lenient` may relax). */
+export function untouchedParts(edit: NormalizedEdit): Set<SnapshotDifference['what']> {
+  const parts = new Set<SnapshotDifference['what']>(EDITABLE_FIELDS.filter((f) => !(f in edit.fields)));
+  if (!('artist' in edit.fields) && !edit.artists) parts.add('artists');
+  if (!('albumartist' in edit.fields) && !edit.albumartists) parts.add('albumartists');
+  if (!('genre' in edit.fields) && !edit.genres) parts.add('genres');
+  return parts;
 }
 
 function sameField(field: TagField, a: string | null, b: string | null): boolean {

@@ -39,8 +39,12 @@ export interface Inspection {
   /** The family the snapshot was read from (`null` when the file holds no tags at all). */
   family: TagFamily | null;
   picture: IPicture | null;
-  /** Whether the file ends with an ID3v1 tag (TagLib adds one to MP3s; we strip it if it was absent). */
-  hasId3v1: boolean;
+  /**
+   * The snapshot came from an ID3v2.2/2.3 tag. music-metadata splits those tags' text frames on "/"
+   * (the v2.3 multi-value separator) and trims the parts, so "A / B" reads as "A/B"; TagLib saves
+   * v2.4, where the same bytes read as one value. See `diffSnapshots`' `lenient` option.
+   */
+  legacyId3: boolean;
 }
 
 export async function readTags(path: string, options: ReadTagsOptions = {}): Promise<ReadResult> {
@@ -130,7 +134,8 @@ export function describe(meta: IAudioMetadata, size: number, path: string): Insp
   const natives = indexNative(meta.native);
   const family = profileOf(format)!.readFamilies.find((f) => natives.has(f)) ?? null;
   const picture = selectCover(meta.common.picture) ?? null;
-  const tags = snapshotFrom(family ? natives.get(family)! : new Map(), family, picture);
+  const legacyId3 = family === 'id3v2' && Object.keys(meta.native).some((t) => t === 'ID3v2.3' || t === 'ID3v2.2');
+  const tags = snapshotFrom(family ? natives.get(family)! : new Map(), family, picture, legacyId3);
   const fmt = meta.format;
   const audio: AudioInfo = {
     format,
@@ -143,10 +148,16 @@ export function describe(meta: IAudioMetadata, size: number, path: string): Insp
     size,
     lossless: isLossless(fmt),
   };
-  return { format, tags, audio, family, picture, hasId3v1: natives.has('id3v1') };
+  return { format, tags, audio, family, picture, legacyId3 };
 }
 
 type NativeIndex = Map<string, ITag['value'][]>;
+
+/**
+ * TXXX descriptions, MP4 freeform names, Vorbis and APE keys are matched case-insensitively; ASF
+ * attribute names are not ("Title" is the title, ffmpeg's extra "title" attribute is not).
+ */
+const nativeKey = (family: TagFamily, id: string): string => (family === 'asf' ? id : id.toUpperCase());
 
 function indexNative(native: IAudioMetadata['native']): Map<TagFamily, NativeIndex> {
   const out = new Map<TagFamily, NativeIndex>();
@@ -157,7 +168,7 @@ function indexNative(native: IAudioMetadata['native']): Map<TagFamily, NativeInd
     if (out.has(family)) continue;
     const index: NativeIndex = new Map();
     for (const tag of tags) {
-      const key = tag.id.toUpperCase();
+      const key = nativeKey(family, tag.id);
       const list = index.get(key);
       if (list) list.push(tag.value);
       else index.set(key, [tag.value]);
@@ -167,13 +178,15 @@ function indexNative(native: IAudioMetadata['native']): Map<TagFamily, NativeInd
   return out;
 }
 
-function snapshotFrom(index: NativeIndex, family: TagFamily | null, picture: IPicture | null): TagSnapshot {
+function snapshotFrom(index: NativeIndex, family: TagFamily | null, picture: IPicture | null, legacyId3: boolean): TagSnapshot {
   const fields = emptyFields();
   const texts = (key: MappedKey): string[] => (family ? textValues(index, family, key) : []);
+  // ID3v2.3 stores several values as "A/B"; show them the way they are stored.
+  const joiner = legacyId3 ? '/' : MULTI_VALUE_JOINER;
   for (const field of EDITABLE_FIELDS) {
     if (NUMERIC_FIELDS.has(field)) continue;
     const values = texts(field);
-    if (values.length > 0) fields[field] = values.join(field === 'album_type' ? ALBUM_TYPE_JOINER : MULTI_VALUE_JOINER);
+    if (values.length > 0) fields[field] = values.join(field === 'album_type' ? ALBUM_TYPE_JOINER : joiner);
   }
   if (family) {
     const track = numbers(index, family, 'tracknumber', 'totaltracks');
@@ -198,7 +211,7 @@ function textValues(index: NativeIndex, family: TagFamily, key: MappedKey): stri
   const ids = TAG_MAPPING[key].native[family];
   if (!ids) return [];
   for (const id of ids) {
-    const raw = index.get(id.toUpperCase());
+    const raw = index.get(nativeKey(family, id));
     if (!raw) continue;
     const values: string[] = [];
     for (const v of raw) {
@@ -238,7 +251,7 @@ function utf8FromLatin1(value: string): string {
 }
 
 function numbers(index: NativeIndex, family: TagFamily, numberKey: TagField, totalKey: TagField): { no: string | null; of: string | null } {
-  const first = (key: MappedKey) => rawFirst(index, TAG_MAPPING[key].native[family]);
+  const first = (key: MappedKey) => rawFirst(index, (TAG_MAPPING[key].native[family] ?? []).map((id) => nativeKey(family, id)));
   const pair = parseNumberPair(first(numberKey));
   let total = pair.of;
   if (!usesNumberPair(family)) {
@@ -248,9 +261,9 @@ function numbers(index: NativeIndex, family: TagFamily, numberKey: TagField, tot
   return { no: pair.no === null ? null : String(pair.no), of: total === null ? null : String(total) };
 }
 
-function rawFirst(index: NativeIndex, ids: readonly string[] | undefined): string | number | null {
-  for (const id of ids ?? []) {
-    const raw = index.get(id.toUpperCase());
+function rawFirst(index: NativeIndex, keys: readonly string[]): string | number | null {
+  for (const key of keys) {
+    const raw = index.get(key);
     const v = raw?.find((x) => typeof x === 'string' || typeof x === 'number');
     if (v !== undefined) return v as string | number;
   }

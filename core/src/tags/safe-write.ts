@@ -16,7 +16,7 @@ import { newId } from '../ids.ts';
 import { isTagsonicError } from '../errors/index.ts';
 import type { TagEdit, TagField, TagSnapshot } from './model.ts';
 import { inspectBuffer } from './read.ts';
-import { changedFields, diffSnapshots, expectedSnapshot, normalizeEdit } from './edit.ts';
+import { changedFields, diffSnapshots, expectedSnapshot, normalizeEdit, untouchedParts } from './edit.ts';
 import { planWrite, renderEdit } from './write.ts';
 import { audioPayloadDigest } from './audio-payload.ts';
 import { tempPathFor } from './temp-files.ts';
@@ -87,6 +87,7 @@ async function writeOnce(
   const changed = changedFields(before, expected);
   const artworkChanged = (before.artwork?.sha256 ?? null) !== (expected.artwork?.sha256 ?? null);
   const writeId = newId();
+  const lenient = inspection.legacyId3 ? untouchedParts(edit) : new Set<never>();
   if (diffSnapshots(expected, before).length === 0) {
     return { writeId, path: filePath, before, after: before, changed: [], artworkChanged: false };
   }
@@ -115,7 +116,7 @@ async function writeOnce(
 
     const written = new Uint8Array(await readFile(tempPath));
     const after = (await inspectBuffer(written, target)).tags;
-    const differences = diffSnapshots(expected, after);
+    const differences = diffSnapshots(expected, after, lenient);
     if (differences.length > 0) {
       throw internal(
         TAG_ERRORS.VERIFY_MISMATCH,

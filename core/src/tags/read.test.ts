@@ -1,0 +1,174 @@
+/**
+ * The reader on files tagged by ffmpeg (an independent writer): field mapping per family, track and
+ * disc pairs, UTF-8 in RIFF INFO, audio facts, covers, and clear errors for what is not audio.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { readArtwork, readTags } from './read.ts';
+import { TagsonicError } from '../errors/index.ts';
+import { SOURCE_KINDS, makeAudio, makeCover, sha256, tempDir, type SourceKind } from './test-fixtures.ts';
+
+const run = promisify(execFile);
+
+const FFMPEG_TAGS = {
+  title: '七里香',
+  artist: '周杰伦/Lara',
+  album: '七里香 (Deluxe)',
+  album_artist: '周杰伦',
+  genre: 'Mandopop',
+  date: '2004',
+  track: '3/12',
+  disc: '1/2',
+  comment: '备注',
+  composer: '周杰伦',
+};
+
+/** What ffmpeg can put into each container, read back through Picard's mapping. */
+const EXPECTED: Record<SourceKind, Record<string, string | null>> = Object.fromEntries(
+  SOURCE_KINDS.map((kind) => {
+    const all = {
+      title: '七里香',
+      artist: '周杰伦/Lara',
+      album: '七里香 (Deluxe)',
+      albumartist: '周杰伦',
+      genre: 'Mandopop',
+      year: '2004',
+      tracknumber: '3',
+      totaltracks: '12',
+      discnumber: '1',
+      totaldiscs: '2',
+      comment: '备注',
+      composer: '周杰伦',
+    };
+    // RIFF INFO (ffmpeg's WAV tags) has no album artist, disc or composer.
+    if (kind === 'wav') return [kind, { ...all, albumartist: null, discnumber: null, totaldiscs: null, composer: null }];
+    // ffmpeg stores "comment" as Vorbis DESCRIPTION, and as TXXX:comment (not COMM) in ID3.
+    if (kind === 'flac' || kind === 'ogg' || kind === 'opus') return [kind, { ...all, comment: null, description: '备注' }];
+    if (kind.startsWith('mp3') || kind === 'aiff') return [kind, { ...all, comment: null, description: null }];
+    return [kind, all];
+  }),
+) as Record<SourceKind, Record<string, string | null>>;
+
+let dir: string;
+let remove: () => Promise<void>;
+const files = {} as Record<SourceKind, string>;
+
+beforeAll(async () => {
+  ({ dir, remove } = await tempDir());
+  await Promise.all(SOURCE_KINDS.map(async (kind, i) => (files[kind] = await makeAudio(dir, kind, kind, { seed: i + 3, tags: FFMPEG_TAGS }))));
+});
+
+afterAll(() => remove());
+
+describe('fields written by ffmpeg', () => {
+  it.each(SOURCE_KINDS)('%s', async (kind) => {
+    const { tags } = await readTags(files[kind]);
+    for (const [field, value] of Object.entries(EXPECTED[kind])) expect(tags.fields[field as keyof typeof tags.fields], `${kind} ${field}`).toBe(value);
+    expect(tags.fields.lyrics).toBeNull();
+    expect(tags.fields.replaygain_track_gain).toBeNull();
+    // No Picard ARTISTS tag: the individual artists are the values of the artist tag — one, except in
+    // ID3v2.3, where "/" separates values.
+    expect(tags.artists).toEqual(kind === 'mp3-id3v23' ? ['周杰伦', 'Lara'] : ['周杰伦/Lara']);
+    expect(tags.genres).toEqual(['Mandopop']);
+    expect(tags.artwork).toBeNull();
+  });
+});
+
+describe('audio facts', () => {
+  it.each(SOURCE_KINDS)('%s', async (kind) => {
+    const { audio } = await readTags(files[kind]);
+    const format = kind.startsWith('mp3') ? 'mp3' : kind.startsWith('m4a') ? 'm4a' : kind;
+    expect(audio.format).toBe(format);
+    expect(audio.sampleRate).toBe(kind === 'opus' ? 48000 : 44100); // Opus always decodes at 48 kHz
+    expect(audio.channels).toBe(2);
+    expect(audio.duration).toBeGreaterThan(1.3);
+    expect(audio.duration).toBeLessThan(1.7);
+    expect(audio.bitRate).toBeGreaterThan(0);
+    expect(audio.size).toBe((await readFile(files[kind])).byteLength);
+    const lossless = ['flac', 'm4a-alac', 'wav', 'aiff'].includes(kind);
+    expect(audio.lossless).toBe(lossless);
+    if (kind === 'wav' || kind === 'aiff') expect(audio.bitDepth).toBe(16);
+    expect(audio.codec.length).toBeGreaterThan(0);
+  });
+});
+
+describe('covers attached by ffmpeg', () => {
+  let cover: Uint8Array;
+  beforeAll(async () => {
+    cover = await makeCover(dir, 'cover', 'png', 200, 150);
+  });
+
+  it.each(['mp3-id3v24', 'flac', 'm4a-aac'] as const)('%s', async (kind) => {
+    const out = path.join(dir, `covered-${path.basename(files[kind])}`);
+    await run('ffmpeg', ['-v', 'error', '-y', '-i', files[kind], '-i', path.join(dir, 'cover.png'), '-map', '0:a', '-map', '1', '-c', 'copy', '-disposition:v', 'attached_pic', out]);
+    const plain = await readTags(out);
+    expect(plain.tags.artwork).toEqual({ mime: 'image/png', width: 200, height: 150, size: cover.byteLength, sha256: sha256(cover) });
+    expect(plain.artwork).toBeUndefined();
+    const withBytes = await readTags(out, { artwork: true });
+    expect(sha256(withBytes.artwork!.data)).toBe(sha256(cover));
+    const art = await readArtwork(out);
+    expect(art?.mime).toBe('image/png');
+    expect(sha256(art!.data)).toBe(sha256(cover));
+    expect(await readArtwork(files[kind])).toBeNull();
+  });
+});
+
+describe('what is not (readable) audio', () => {
+  const expectError = async (file: string, kinds: string[], code?: string) => {
+    const err = await readTags(file).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(TagsonicError);
+    expect(kinds).toContain((err as TagsonicError).kind);
+    if (code) expect((err as TagsonicError).code).toBe(code);
+    expect((err as TagsonicError).message).toContain(path.basename(file));
+    return err as TagsonicError;
+  };
+
+  it('missing file', () => expectError(path.join(dir, 'nope.mp3'), ['not_found'], 'TAGSONIC_ERR_TAGS_NOT_FOUND'));
+
+  it('a folder', async () => {
+    await mkdir(path.join(dir, 'folder.mp3'));
+    await expectError(path.join(dir, 'folder.mp3'), ['invalid'], 'TAGSONIC_ERR_TAGS_NOT_A_FILE');
+  });
+
+  it('zero bytes', async () => {
+    await writeFile(path.join(dir, 'empty.flac'), '');
+    await expectError(path.join(dir, 'empty.flac'), ['invalid'], 'TAGSONIC_ERR_TAGS_EMPTY_FILE');
+  });
+
+  it('text named .mp3', async () => {
+    await writeFile(path.join(dir, 'notes.mp3'), 'these are my notes, not a song\n'.repeat(50));
+    await expectError(path.join(dir, 'notes.mp3'), ['invalid', 'unsupported']);
+  });
+
+  it('random bytes named .flac, .m4a, .ogg, .wav', async () => {
+    const noise = new Uint8Array(4096).map((_, i) => (i * 7919 + 13) % 251);
+    for (const ext of ['flac', 'm4a', 'ogg', 'wav']) {
+      await writeFile(path.join(dir, `noise.${ext}`), noise);
+      await expectError(path.join(dir, `noise.${ext}`), ['invalid', 'unsupported']);
+    }
+  });
+
+  it('a PNG named .mp3', async () => {
+    await writeFile(path.join(dir, 'picture.mp3'), await makeCover(dir, 'pic', 'png', 16, 16));
+    await expectError(path.join(dir, 'picture.mp3'), ['invalid', 'unsupported'], 'TAGSONIC_ERR_TAGS_UNSUPPORTED_FORMAT');
+  });
+
+  it.each(['flac', 'm4a-aac', 'ogg', 'wav'] as const)('%s cut inside its header', async (kind) => {
+    const cut = path.join(dir, `cut-${path.basename(files[kind])}`);
+    await writeFile(cut, (await readFile(files[kind])).subarray(0, 30));
+    await expectError(cut, ['invalid', 'unsupported']);
+  });
+
+  it('reads a file whose audio is cut short (the tags are intact)', async () => {
+    const cut = path.join(dir, `short-${path.basename(files.flac)}`);
+    await writeFile(cut, await readFile(files.flac));
+    await truncate(cut, Math.floor((await readFile(files.flac)).byteLength * 0.6));
+    expect((await readTags(cut)).tags.fields.title).toBe('七里香');
+  });
+});
