@@ -29,7 +29,7 @@ export interface EncodeRequest {
 // Linux caps one argument at 128 KiB; the base64 picture travels as a single -metadata argument.
 const MAX_PICTURE_ARGUMENT = 120_000;
 
-export const round3 = (value: number): number => Math.round(value * 1000) / 1000;
+const round3 = (value: number): number => Math.round(value * 1000) / 1000;
 
 /** Encodes every request in one ffmpeg run (one output file per request). */
 export const encodeBatch = async (ctx: BuildContext, requests: readonly EncodeRequest[]): Promise<LibraryFile[]> => {

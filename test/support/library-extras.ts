@@ -35,7 +35,7 @@ export const writeLrc = async (
 };
 
 /** `MM:SS:FF`, 75 frames per second, as CUE sheets count. */
-export const cueTime = (seconds: number): string => {
+const cueTime = (seconds: number): string => {
   const frames = Math.round(seconds * 75);
   const minutes = Math.floor(frames / (75 * 60));
   const secs = Math.floor((frames - minutes * 75 * 60) / 75);

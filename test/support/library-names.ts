@@ -3,8 +3,6 @@ import type { Random } from './library-random.ts';
 
 export type Script = 'zh-Hans' | 'zh-Hant' | 'ja' | 'ko' | 'latin' | 'en';
 
-export const SCRIPTS: readonly Script[] = ['zh-Hans', 'zh-Hant', 'ja', 'ko', 'latin', 'en'];
-
 // Simplified and traditional lists are index-aligned, so a seed yields the "same" name in both scripts.
 const ZH_SURNAMES_HANS = ['王', '李', '张', '刘', '陈', '杨', '黄', '赵', '周', '吴', '孙', '马', '郭', '林', '罗', '郑', '梁', '谢', '韩', '冯'];
 const ZH_SURNAMES_HANT = ['王', '李', '張', '劉', '陳', '楊', '黃', '趙', '周', '吳', '孫', '馬', '郭', '林', '羅', '鄭', '梁', '謝', '韓', '馮'];
@@ -144,8 +142,6 @@ export const commentText = (random: Random): string => random.pick(COMMENTS);
 
 /** Separators real libraries use to join several artists in one tag. */
 export const ARTIST_SEPARATORS = ['/', ' & ', '、', ',', '，', ' feat. '] as const;
-
-export const joinArtists = (artists: readonly string[], separator: string): string => artists.join(separator);
 
 /** Replaces characters that cannot appear in file names on common file systems. */
 export const safeFileName = (name: string): string => name.replace(/[\\/:*?"<>|]/g, '_').replace(/^\.+/, '_').trim() || '_';
