@@ -35,7 +35,7 @@ export async function registerAuth(app: FastifyInstance, jwtKey: string): Promis
   });
 }
 
-/** preHandler for routes that need a signed-in user. */
+/** onRequest hook for routes that need a signed-in user (runs before body validation, so anonymous calls get 401, not 400). */
 export async function requireUser(request: FastifyRequest): Promise<void> {
   if (!tokenFrom(request)) throw new TagsonicError('unauthorized', 'TAGSONIC_ERR_AUTH_REQUIRED', 'Please sign in.');
   try {

@@ -10,7 +10,7 @@ import { buildApp } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
 import { openRuntime, type Runtime } from '@tagsonic/cli';
 import type { FastifyInstance } from 'fastify';
-import { makeAudio, probeTags } from '../support/audio.ts';
+import { makeAudio, probeTags, waitFor } from '../support/audio.ts';
 import { startNatsServer } from '../support/nats-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -180,7 +180,7 @@ describe('one command end to end: gateway → bus → worker → store → event
       });
       child.stdout!.on('data', (d) => (childLog += d));
       child.stderr!.on('data', (d) => (childLog += d));
-      await expect.poll(() => childLog, { timeout: 20_000 }).toMatch(/worker consuming commands \(nats bus/);
+      await waitFor(() => /worker consuming commands \(nats bus/.test(childLog), `the worker to start: ${childLog}`);
     }, 60_000);
     afterAll(async () => {
       child?.kill('SIGTERM');

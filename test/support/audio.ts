@@ -25,3 +25,12 @@ export async function probeTags(file: string): Promise<Record<string, string>> {
   }
   return out;
 }
+
+/** Polls `check` until it returns true (usable in hooks, where expect.poll is not). */
+export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

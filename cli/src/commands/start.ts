@@ -1,6 +1,5 @@
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker } from '@tagsonic/workers';
-import { cleanupTempFilesUnder } from '@tagsonic/core/tags';
 import { openRuntime } from '../runtime.ts';
 
 export interface StartOptions {
@@ -30,8 +29,11 @@ export async function start(options: StartOptions): Promise<void> {
 
   const closers: Array<() => Promise<void>> = [];
   if (options.worker) {
-    // A crash mid-write can leave hidden temp siblings; the originals are intact, the temps are garbage.
-    await cleanupTempFilesUnder([config.mediaDir, config.downloadDir]);
+    // A crash mid-write leaves a pending journal entry and a temp sibling: settle both before new work.
+    const recovered = await rt.journal.recover();
+    if (recovered.committed.length + recovered.failed.length + recovered.reopened.length) {
+      log(`journal recovery: ${recovered.committed.length} committed, ${recovered.failed.length} failed, ${recovered.reopened.length} reopened`);
+    }
     const worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: config.workerConcurrency });
     closers.push(() => worker.close());
     log(`worker consuming commands (${rt.bus.driver} bus, concurrency ${config.workerConcurrency})`);

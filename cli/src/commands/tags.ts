@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { EDITABLE_FIELDS, readTags, safeWriteTags, undoTask, undoWrite, type TagEdit, type TagField, type TagValues } from '@tagsonic/core/tags';
+import { EDITABLE_FIELDS, readTags, safeWriteTags, undoTask, undoWrite, type TagEdit, type TagField, type TagValues, type AudioInfo, type ArtworkInfo } from '@tagsonic/core/tags';
 import { isTagsonicError } from '@tagsonic/core/errors';
 import { openRuntime, type Runtime } from '../runtime.ts';
 import { CliError } from '../cli-error.ts';
@@ -40,10 +40,10 @@ async function show(args: string[]): Promise<void> {
   if (failed) process.exitCode = 1;
 }
 
-function printTags(file: string, fields: Record<string, string | null>, audio: Record<string, unknown>, artwork: unknown): void {
+function printTags(file: string, fields: Record<string, string | null>, audio: AudioInfo, artwork: ArtworkInfo | null): void {
   const lines = [file];
   for (const f of EDITABLE_FIELDS) if (fields[f] !== null && fields[f] !== undefined) lines.push(`  ${f.padEnd(22)} ${oneLine(fields[f]!)}`);
-  const a = artwork as { mime: string; width: number; height: number; size: number } | null;
+  const a = artwork;
   lines.push(`  ${'artwork'.padEnd(22)} ${a ? `${a.mime} ${a.width}x${a.height} ${a.size} bytes` : '-'}`);
   lines.push(
     `  ${'audio'.padEnd(22)} ${audio.format} ${audio.codec} ${Number(audio.duration).toFixed(2)} s ${audio.bitRate} kbps ${audio.sampleRate} Hz ${audio.channels} ch`,
@@ -101,19 +101,21 @@ async function undo(args: string[]): Promise<void> {
   if (positionals.length !== 1) throw new CliError(USAGE);
   const id = positionals[0];
   await withRuntime(async (rt) => {
-    const ctx = { journal: rt.journal, actor: cliActor(), force: values.force ?? false };
-    const asWrite = await rt.journal.get(id);
-    if (asWrite) {
-      const r = await undoWrite(id, ctx);
+    const ctx = { journal: rt.journal, actor: cliActor(), reason: 'cli undo' };
+    const options = { force: values.force ?? false };
+    if (await rt.journal.get(id)) {
+      const r = await undoWrite(id, ctx, options);
       process.stdout.write(`${r.path}: restored (write ${r.writeId})\n`);
       return;
     }
-    const results = await undoTask(id, ctx);
-    if (!results.length) throw new CliError(`no write or task with id ${id}`);
-    for (const r of results) {
-      process.stdout.write(`${r.path}: ${r.ok ? 'restored' : `not restored: ${r.error}`}\n`);
-      if (!r.ok) process.exitCode = 1;
+    const report = await undoTask(id, ctx, options);
+    if (!report.items.length) throw new CliError(`no write or task with id ${id}`);
+    for (const item of report.items) {
+      const what = item.status === 'undone' ? 'restored' : item.status === 'skipped' ? `skipped (${item.note})` : `not restored: ${item.error?.message}`;
+      process.stdout.write(`${item.path}: ${what}\n`);
     }
+    process.stdout.write(`${report.undone} restored, ${report.skipped} skipped, ${report.failed} failed\n`);
+    if (report.failed) process.exitCode = 1;
   });
 }
 

@@ -11,7 +11,7 @@ const HEARTBEAT_MS = 15_000;
  * closing an idle stream.
  */
 export async function eventRoutes(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
-  app.get('/apimt/events/', { preHandler: requireUser }, async (request, reply) => {
+  app.get('/apimt/events/', { onRequest: requireUser }, async (request, reply) => {
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {

@@ -23,7 +23,7 @@ export async function updateId3Routes(app: FastifyInstance, deps: GatewayDeps): 
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/apimt/update_id3/',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: { body: UpdateId3Request, response: { 200: UpdateId3Response, '4xx': ErrorEnvelope } },
     },
     async (request) => {

@@ -1,0 +1,116 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, stat, readFile } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const homes: string[] = [];
+afterAll(async () => {
+  for (const h of homes) await rm(h, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** Runs `tagsonic start` until /healthz answers; returns its output so far and a stopper. */
+async function startTagsonic(home: string, env: Record<string, string> = {}) {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--no-node-snapshot', path.join(ROOT, 'cli/src/main.ts'), 'start'], {
+    env: { ...process.env, TAGSONIC_HOME: home, TAGSONIC_PORT: String(port), TAGSONIC_HOST: '127.0.0.1', TAGSONIC_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const base = `http://127.0.0.1:${port}`;
+  await expect
+    .poll(async () => (await fetch(`${base}/healthz`).then((r) => r.status).catch(() => 0)), { timeout: 30_000, interval: 200 })
+    .toBe(200);
+  return {
+    base,
+    output: () => out,
+    async stop() {
+      child.kill('SIGTERM');
+      const code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c))));
+      return code;
+    },
+  };
+}
+
+async function login(base: string, password: string) {
+  const res = await fetch(`${base}/apimt/token/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password }),
+  });
+  return { status: res.status, body: (await res.json()) as { result: boolean; token?: string; message: string } };
+}
+
+describe('tagsonic start (embedded default)', () => {
+  it('first start creates the home, private secrets and a random admin password printed once', async () => {
+    const home = await mkdtemp(path.join(tmpdir(), 'tagsonic-first-'));
+    homes.push(home);
+    const first = await startTagsonic(home);
+    for (const d of ['media', 'download', 'webdav', 'data']) expect((await stat(path.join(home, d))).isDirectory()).toBe(true);
+    const secretsFile = path.join(home, 'data/secrets.json');
+    expect((await stat(secretsFile)).mode & 0o777).toBe(0o600);
+    const printed = /created user "admin" with this password[^\n]*\n\[tagsonic\]\s+(\S+)/.exec(first.output());
+    expect(printed).not.toBeNull();
+    const password = printed![1];
+    expect(password).toMatch(/^[A-Za-z2-9]{20}$/);
+
+    const health = (await (await fetch(`${first.base}/healthz`)).json()) as any;
+    expect(health).toMatchObject({ status: 'ok', mode: 'embedded', store: { driver: 'embedded' }, bus: { driver: 'memory' } });
+    expect(health.version.build).toMatch(/\S/);
+
+    expect((await login(first.base, password)).body.result).toBe(true);
+    const wrong = await login(first.base, 'admin');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.result).toBe(false);
+    expect(await first.stop()).toBe(0);
+
+    // Second start: same secrets, no new password, the old one still works.
+    const secrets = await readFile(secretsFile, 'utf8');
+    const second = await startTagsonic(home);
+    expect(second.output()).not.toMatch(/created user/);
+    expect(await readFile(secretsFile, 'utf8')).toBe(secrets);
+    expect((await login(second.base, password)).body.result).toBe(true);
+    expect(await second.stop()).toBe(0);
+  }, 90_000);
+
+  it('takes the first admin password from TAGSONIC_ADMIN_PASSWORD, and passwd changes it', async () => {
+    const home = await mkdtemp(path.join(tmpdir(), 'tagsonic-first-'));
+    homes.push(home);
+    const t = await startTagsonic(home, { TAGSONIC_ADMIN_PASSWORD: 'from-the-environment' });
+    expect(t.output()).toMatch(/created user "admin" with the password from TAGSONIC_ADMIN_PASSWORD/);
+    expect(t.output()).not.toMatch(/from-the-environment/);
+    expect((await login(t.base, 'from-the-environment')).body.result).toBe(true);
+    expect(await t.stop()).toBe(0);
+
+    const passwd = spawn(process.execPath, ['--no-node-snapshot', path.join(ROOT, 'cli/src/main.ts'), 'passwd', 'admin'], {
+      env: { ...process.env, TAGSONIC_HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    passwd.stdout.on('data', (d) => (out += d));
+    passwd.stderr.on('data', (d) => (out += d));
+    passwd.stdin.end('a-brand-new-password\n');
+    expect(await new Promise((r) => passwd.once('exit', r))).toBe(0);
+    expect(out).toMatch(/password of "admin" changed/);
+
+    const again = await startTagsonic(home);
+    expect((await login(again.base, 'from-the-environment')).status).toBe(401);
+    expect((await login(again.base, 'a-brand-new-password')).body.result).toBe(true);
+    expect(await again.stop()).toBe(0);
+  }, 90_000);
+});
