@@ -23,7 +23,7 @@ export interface TagReaderPoolOptions {
 export interface TagReaderPool {
   readonly threads: number;
   read(path: string, options?: ReadOptions): Promise<ReadResult>;
-  /** Finishes the reads under way, refuses new ones, and stops the threads. */
+  /** Refuses new reads, finishes every read already asked for, then stops the threads. */
   close(): Promise<void>;
 }
 
@@ -52,6 +52,8 @@ export function createTagReaderPool(options: TagReaderPoolOptions = {}): TagRead
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
+  /** Set once the threads are being stopped; until then a dead thread is always replaced. */
+  let terminated = false;
   let drained: (() => void) | null = null;
 
   const spawn = (): Slot => {
@@ -60,7 +62,7 @@ export function createTagReaderPool(options: TagReaderPoolOptions = {}): TagRead
     slot.worker.on('message', (reply: ReadReply) => settle(slot, reply));
     slot.worker.on('error', (err) => replace(slot, err));
     slot.worker.on('exit', (code) => {
-      if (!closed && slots.includes(slot)) replace(slot, new Error(`reader thread exited with code ${code}`));
+      if (!terminated && slots.includes(slot)) replace(slot, new Error(`reader thread exited with code ${code}`));
     });
     // Idle threads must not keep the process alive; busy ones must (see pump/settle).
     slot.worker.unref();
@@ -78,7 +80,7 @@ export function createTagReaderPool(options: TagReaderPoolOptions = {}): TagRead
       job.timer = setTimeout(() => timedOut(best!, job), timeoutMs + 1000);
       best.worker.postMessage({ id: job.id, path: job.path, artwork: job.artwork, timeoutMs } satisfies ReadRequest);
     }
-    if (closed && drained && slots.every((s) => s.jobs.size === 0)) drained();
+    if (closed && drained && queue.length === 0 && slots.every((s) => s.jobs.size === 0)) drained();
   };
 
   const settle = (slot: Slot, reply: ReadReply) => {
@@ -120,7 +122,7 @@ export function createTagReaderPool(options: TagReaderPoolOptions = {}): TagRead
       }
     }
     slot.jobs.clear();
-    if (!closed) slots.push(spawn());
+    if (!terminated) slots.push(spawn());
     pump();
   };
 
@@ -138,8 +140,8 @@ export function createTagReaderPool(options: TagReaderPoolOptions = {}): TagRead
     async close() {
       if (closed) return;
       closed = true;
-      for (const job of queue.splice(0)) job.reject(unavailable(TAG_ERRORS.POOL_CLOSED, 'The tag reader pool was closed before this file was read.'));
-      if (slots.some((s) => s.jobs.size > 0)) await new Promise<void>((resolve) => (drained = resolve));
+      if (queue.length > 0 || slots.some((s) => s.jobs.size > 0)) await new Promise<void>((resolve) => (drained = resolve));
+      terminated = true;
       await Promise.all(slots.splice(0).map((s) => s.worker.terminate()));
     },
   };

@@ -131,3 +131,9 @@ export async function openJournal(dir: string): Promise<{ journal: TagJournal; s
   const journal = createTagJournal({ store, blobDir: path.join(dir, 'blobs') });
   return { journal, store, close: () => store.close() };
 }
+
+/** The two states the crash test's writer alternates between (full field sets, so a mix is visible). */
+export const CRASH_STATES = [
+  { title: '状态 A', artist: '歌手 A', album: '专辑 A', comment: 'a'.repeat(2000), tracknumber: '1', totaltracks: '2', lyrics: '甲\n'.repeat(500) },
+  { title: '状态 B', artist: '歌手 B / 歌手 C', album: '专辑 B', comment: 'b'.repeat(100), tracknumber: '2', totaltracks: '2', lyrics: '乙\n'.repeat(50) },
+] as const;
