@@ -466,6 +466,19 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
         ]);
       });
 
+      it('$group by a compound _id', async () => {
+        const r = await c.aggregate<Record<string, unknown>>([
+          { $match: { albumId: { $in: ['al1', 'al2'] } } },
+          { $group: { _id: { album: '$albumId', genre: '$genre' }, years: { $push: '$year' }, plays: { $sum: '$plays' } } },
+          { $sort: { '_id.album': 1, '_id.genre': 1 } },
+        ]);
+        expect(r).toEqual([
+          { _id: { album: 'al1', genre: 'rock' }, years: [2001, 2001], plays: 15 },
+          { _id: { album: 'al2', genre: 'pop' }, years: [2002], plays: 7 },
+          { _id: { album: 'al2', genre: 'rock' }, years: [], plays: 1 },
+        ]);
+      });
+
       it('$unwind, $count, $sortByCount', async () => {
         expect(await c.aggregate([{ $unwind: '$tags' }, { $sort: { _id: 1, tags: 1 } }, { $project: { tags: 1 } }])).toEqual([
           { _id: 't1', tags: 'a' },

@@ -19,6 +19,7 @@ import type { Doc, Filter, Pipeline, Sort } from '../port.ts';
 import { invalidQueryError } from '../store-errors.ts';
 import { sortDocuments } from '../bson-order.ts';
 import { collectValues, isPlainObject, splitPath } from '../document-paths.ts';
+import { compileFastGroup } from './fast-group.ts';
 import { findDocs, matchingDocs, planFor, type CollectionView } from './query-exec.ts';
 
 export interface AggregationHost {
@@ -49,6 +50,52 @@ const $sort: PipelineFn = (coll, spec) => {
   return coll.transform((docs: AnyObject[]) => Lazy(sortDocuments(docs.slice(), spec as Sort)));
 };
 
+const mingoGroup = pipelineOperators.$group as unknown as PipelineFn;
+
+/** Streams common `$group` shapes (see fast-group.ts); mingo handles the rest. */
+const $group: PipelineFn = (coll, expr, options) => {
+  const fast = compileFastGroup(expr);
+  if (!fast) return mingoGroup(coll, expr, options);
+  let rows: AnyObject[] | null = null;
+  let i = 0;
+  return Lazy(() => {
+    rows ??= fast({
+      [Symbol.iterator]: () => ({ next: () => coll.next() as IteratorResult<AnyObject> }),
+    });
+    return i < rows.length ? { value: rows[i++], done: false } : { done: true };
+  });
+};
+
+/**
+ * `$sample` without replacement (reservoir sampling in one pass), as MongoDB behaves whenever it
+ * samples by scanning; mingo's may return one document twice.
+ */
+const $sample: PipelineFn = (coll, expr) => {
+  const size = isPlainObject(expr) ? expr.size : undefined;
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) throw invalidQueryError('$sample needs {size: <non-negative integer>}.');
+  let picked: unknown[] | null = null;
+  let i = 0;
+  return Lazy(() => {
+    if (!picked) {
+      picked = [];
+      let seen = 0;
+      for (let r = coll.next(); !r.done; r = coll.next()) {
+        seen++;
+        if (picked.length < size) picked.push(r.value);
+        else {
+          const j = Math.floor(Math.random() * seen);
+          if (j < size) picked[j] = r.value;
+        }
+      }
+      for (let k = picked.length - 1; k > 0; k--) {
+        const j = Math.floor(Math.random() * (k + 1));
+        [picked[k], picked[j]] = [picked[j], picked[k]];
+      }
+    }
+    return i < picked.length ? { value: picked[i++], done: false } : { done: true };
+  });
+};
+
 function makeLookup(host: AggregationHost): PipelineFn {
   const mingoLookup = pipelineOperators.$lookup as unknown as PipelineFn;
   return (coll, expr, options) => {
@@ -76,7 +123,7 @@ export function createAggregationContext(host: AggregationHost): Context {
   return Context.init({
     accumulator: { ...accumulatorOperators, $push, $addToSet } as never,
     expression: { ...expressionOperators } as never,
-    pipeline: { ...pipelineOperators, $sort, $lookup: makeLookup(host) } as never,
+    pipeline: { ...pipelineOperators, $sort, $group, $sample, $lookup: makeLookup(host) } as never,
     projection: { ...projectionOperators } as never,
     query: { ...queryOperators } as never,
     window: { ...windowOperators } as never,

@@ -25,8 +25,22 @@ export function normalizeValue(v: unknown): unknown {
   return out;
 }
 
+/** Whether a value holds something the stored form drops or rewrites (`undefined`, functions). */
+function needsNormalizing(v: unknown, depth = 0): boolean {
+  if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return true;
+  if (v === null || typeof v !== 'object' || v instanceof Date || v instanceof Uint8Array || v instanceof RegExp) return false;
+  if (depth > 64) return true;
+  if (Array.isArray(v)) return v.some((e) => needsNormalizing(e, depth + 1));
+  for (const k in v) if (needsNormalizing((v as Record<string, unknown>)[k], depth + 1)) return true;
+  return false;
+}
+
+/**
+ * The document as stored. lmdb encodes synchronously, so the caller's object is only copied when it
+ * holds values the stored form drops (most documents are written as they are).
+ */
 export function normalizeDocument<T extends Doc>(doc: T): T {
-  return normalizeValue(doc) as T;
+  return needsNormalizing(doc) ? (normalizeValue(doc) as T) : doc;
 }
 
 function describe(v: unknown): string {

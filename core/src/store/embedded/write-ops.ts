@@ -42,6 +42,7 @@ function sameIndexValues(index: IndexDef, a: Doc, b: Doc): boolean {
 }
 
 function uniqueViolation(view: WriteView, index: IndexDef, key: Buffer, doc: Doc): boolean {
+  if (!view.index.doesExist(key)) return false;
   for (const otherId of view.index.getValues(key)) {
     if (otherId === doc._id) continue;
     if (!index.inexact) return true;
@@ -65,10 +66,15 @@ function writeDocument(engine: EmbeddedEngine, view: WriteView, before: Doc | nu
     const oldKeys = before ? keysForDocument(index, before).keys : [];
     const next = after ? keysForDocument(index, after) : null;
     const newKeys = next?.keys ?? [];
-    const oldSet = new Set(oldKeys.map(latin1));
-    const newSet = new Set(newKeys.map(latin1));
-    const add = newKeys.filter((k) => !oldSet.has(latin1(k)));
-    const remove = oldKeys.filter((k) => !newSet.has(latin1(k)));
+    let add = newKeys;
+    let remove = oldKeys;
+    if (oldKeys.length > 0 && newKeys.length > 0) {
+      // Only touch the entries that change (most updates leave most index keys alone).
+      const oldSet = new Set(oldKeys.map(latin1));
+      const newSet = new Set(newKeys.map(latin1));
+      add = newKeys.filter((k) => !oldSet.has(latin1(k)));
+      remove = oldKeys.filter((k) => !newSet.has(latin1(k)));
+    }
     if (index.unique && after) {
       for (const k of add) if (uniqueViolation(view, index, k, after)) throw duplicateKeyError(view.name, index.name, keyDescription(index, after));
     }
