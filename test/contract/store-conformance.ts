@@ -385,7 +385,7 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
             out.push(ids(await c.find(f, o)));
             out.push(await c.countDocuments(f));
           }
-          out.push(await c.distinct('tags'), await c.distinct('genre', { albumId: 'al2' }));
+          out.push(await c.distinct('tags'), await c.distinct('genre', { albumId: 'al2' }), await c.distinct('genre'), await c.distinct('year'), await c.distinct('path'));
           return out;
         };
         const before = await run();
@@ -614,6 +614,12 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
         expect(await c.distinct('tags')).toEqual(['x', 'y', 'z']);
         expect(await c.distinct('tags', { g: 'rock' })).toEqual(['x', 'y']);
         expect(await c.distinct('n')).toEqual([1, 2]);
+        await c.createIndexes([{ keys: { g: 1 } }, { keys: { tags: -1 } }, { keys: { n: 1 }, sparse: true }]);
+        expect(await c.distinct('g')).toEqual([null, 'pop', 'rock']);
+        expect(await c.distinct('tags')).toEqual(['x', 'y', 'z']);
+        expect(await c.distinct('n')).toEqual([1, 2]);
+        await c.insertOne({ _id: 'e', tags: [] });
+        expect(await c.distinct('tags')).toEqual(['x', 'y', 'z']);
       });
 
       it('bulkWrite applies operations in order and reports counts', async () => {

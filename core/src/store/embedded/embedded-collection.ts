@@ -24,7 +24,7 @@ import { compareValues } from '../bson-order.ts';
 import { collectValues, splitPath } from '../document-paths.ts';
 import { runPipeline, type AggregationHost } from './aggregation.ts';
 import type { EmbeddedEngine } from './engine.ts';
-import { countDocs, findDocs, matchingDocs, newStats, project, type ExecStats } from './query-exec.ts';
+import { countDocs, distinctFromIndex, findDocs, matchingDocs, newStats, project, type ExecStats } from './query-exec.ts';
 import { assertOperatorUpdate } from '../update-rules.ts';
 import { createIndexes, deleteDocs, insertDocs, replaceDoc, updateDocs, type UpdateOutcome } from './write-ops.ts';
 
@@ -92,10 +92,16 @@ export class EmbeddedCollectionImpl<T extends Doc = Doc> implements EmbeddedColl
   }
 
   async distinct(field: string, filter: Filter = {}): Promise<unknown[]> {
+    const f = checkFilter(filter);
     return this.engine.read(() => {
+      const view = this.view();
+      if (Object.keys(f).length === 0) {
+        const fromIndex = distinctFromIndex(view, field);
+        if (fromIndex) return fromIndex;
+      }
       const parts = splitPath(field);
       const values: unknown[] = [];
-      for (const doc of matchingDocs(this.view(), checkFilter(filter))) values.push(...collectValues(doc, parts));
+      for (const doc of matchingDocs(view, f)) values.push(...collectValues(doc, parts));
       values.sort(compareValues);
       return values.filter((v, i) => i === 0 || compareValues(v, values[i - 1]) !== 0);
     });

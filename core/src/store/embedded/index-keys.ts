@@ -6,7 +6,7 @@
  */
 import type { Doc } from '../port.ts';
 import { invalidDocumentError } from '../store-errors.ts';
-import { isArrayIndex, isPlainObject, splitPath } from '../document-paths.ts';
+import { EMPTY_ARRAY, isArrayIndex, isPlainObject, splitPath } from '../document-paths.ts';
 
 export const TAG = {
   emptyArray: 0x08,
@@ -168,7 +168,10 @@ function stringBudgetFor(index: IndexDef): number {
 /** One key component for a query value, in the index's direction for that component. */
 export function encodeComponent(index: IndexDef, position: number, value: unknown): { bytes: Buffer; inexact: boolean } {
   const w = new KeyWriter();
-  const inexact = writeValue(w, value, stringBudgetFor(index));
+  const budget = stringBudgetFor(index);
+  // A query string within a few bytes of the limit could equal a truncated stored key.
+  const nearLimit = typeof value === 'string' && Buffer.byteLength(value) >= budget - 4;
+  const inexact = writeValue(w, value, budget) || nearLimit;
   if (index.keys[position]![1] === -1) w.invert(0);
   return { bytes: w.toBuffer(), inexact };
 }
@@ -201,7 +204,8 @@ function pathValues(doc: Doc, path: string): PathValues {
       if (Array.isArray(v)) {
         out.array = true;
         out.present = true;
-        if (v.length === 0) out.values.push(null);
+        // MongoDB indexes [] apart from null: a distinct key that no scalar lookup finds.
+        if (v.length === 0) out.values.push(EMPTY_ARRAY);
         else for (const e of v) out.values.push(e === undefined ? null : e);
       } else {
         if (v !== undefined) out.present = true;
@@ -315,6 +319,46 @@ function valueEnd(key: Uint8Array, pos: number, tag: number, inv: number): numbe
     }
     default:
       return key.length;
+  }
+}
+
+/**
+ * Decodes a scalar component (for answering `distinct` from an index). Returns `undefined` for
+ * composite values and for the empty-array marker, which callers skip.
+ */
+export function decodeComponent(key: Uint8Array, pos: number): unknown {
+  const first = key[pos]!;
+  const inv = first >= 0x80 ? 0xff : 0;
+  const tag = first ^ inv;
+  const body = Buffer.from(key.subarray(pos + 1, componentEnd(key, pos)));
+  if (inv) for (let i = 0; i < body.length; i++) body[i] = ~body[i]! & 0xff;
+  const readDouble = (): number => {
+    const b = Buffer.from(body.subarray(0, 8));
+    if (b[0]! & 0x80) b[0] = b[0]! & 0x7f;
+    else for (let i = 0; i < 8; i++) b[i] = ~b[i]! & 0xff;
+    return b.readDoubleBE(0);
+  };
+  switch (tag) {
+    case TAG.null:
+      return null;
+    case TAG.nan:
+      return Number.NaN;
+    case TAG.number:
+      return readDouble();
+    case TAG.date:
+      return new Date(readDouble());
+    case TAG.boolean:
+      return body[0] === 1;
+    case TAG.string: {
+      const out: number[] = [];
+      for (let i = 0; i < body.length - 2; i++) {
+        out.push(body[i]!);
+        if (body[i] === 0) i++; // 00 FF is an escaped zero byte
+      }
+      return Buffer.from(out).toString('utf8');
+    }
+    default:
+      return undefined;
   }
 }
 

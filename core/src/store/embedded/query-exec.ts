@@ -9,7 +9,9 @@ import { Query } from 'mingo';
 import type { Doc, Filter, FindOptions, Projection, Sort } from '../port.ts';
 import { invalidQueryError } from '../store-errors.ts';
 import { sortDocuments } from '../bson-order.ts';
-import { componentEnd, withEnd, type IndexDef } from './index-keys.ts';
+import { componentEnd, decodeComponent, TAG, withEnd, type IndexDef } from './index-keys.ts';
+import { collectValues, splitPath } from '../document-paths.ts';
+import { compareValues } from '../bson-order.ts';
 import { choosePlan, type IndexPlan, type KeyRange, type Plan } from './query-plan.ts';
 
 /** lmdb-js keeps msgpack shared structures under this key in every documents database. */
@@ -283,4 +285,43 @@ export function project<T extends Doc>(docs: T[], projection: Projection): T[] {
   }
   // MongoDB keeps _id first.
   return projected.map((d) => ('_id' in d ? { _id: d._id, ...d } : d)) as T[];
+}
+
+/**
+ * `distinct(field)` over the whole collection from an index on `field`: one cursor seek per distinct
+ * value instead of reading every document. Null needs care in a non-sparse index, where it also
+ * stands for "missing": it is reported only if some document really holds null.
+ */
+export function distinctFromIndex(view: CollectionView, field: string): unknown[] | null {
+  const index = view.indexes.find((d) => d.keys[0]![0] === field && !d.inexact);
+  if (!index) return null;
+  const parts = splitPath(field);
+  const out: unknown[] = [];
+  const end = Buffer.from([index.no + 1]);
+  let start: Buffer = Buffer.from([index.no]);
+  for (;;) {
+    const first = [...view.index.getKeys({ start, end, limit: 1 } as RangeOptions)][0] as Buffer | undefined;
+    if (!first) break;
+    const compEnd = componentEnd(first, 1);
+    const prefix = Buffer.from(first.subarray(0, compEnd));
+    const tag = first[1]! >= 0x80 ? 0xff - first[1]! : first[1]!;
+    if (tag === TAG.null) {
+      let realNull = index.sparse;
+      if (!realNull) {
+        for (const id of view.index.getRange({ start: prefix, end: withEnd(prefix) }).map((e) => e.value)) {
+          const doc = view.docs.get(id);
+          if (doc && collectValues(doc, parts).some((v) => v === null)) {
+            realNull = true;
+            break;
+          }
+        }
+      }
+      if (realNull) out.push(null);
+    } else {
+      const v = decodeComponent(first, 1);
+      if (v !== undefined) out.push(v);
+    }
+    start = withEnd(prefix);
+  }
+  return out.sort(compareValues);
 }

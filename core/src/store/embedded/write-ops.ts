@@ -61,8 +61,9 @@ function keyDescription(index: IndexDef, doc: Doc): Record<string, unknown> {
  * before writing anything when a unique index would be violated.
  */
 function writeDocument(engine: EmbeddedEngine, view: WriteView, before: Doc | null, after: Doc | null): void {
-  const changes: { index: IndexDef; add: Buffer[]; remove: Buffer[]; keys: DocKeys | null }[] = [];
+  const changes: { index: IndexDef; add: Buffer[]; remove: Buffer[]; keys: DocKeys | null; wasInexact: boolean }[] = [];
   for (const index of view.indexes) {
+    const wasInexact = index.inexact;
     const oldKeys = before ? keysForDocument(index, before).keys : [];
     const next = after ? keysForDocument(index, after) : null;
     const newKeys = next?.keys ?? [];
@@ -76,14 +77,16 @@ function writeDocument(engine: EmbeddedEngine, view: WriteView, before: Doc | nu
       remove = oldKeys.filter((k) => !newSet.has(latin1(k)));
     }
     if (index.unique && after) {
+      // A truncated key must be compared by value from the start (see uniqueViolation).
+      if (next?.inexact) index.inexact = true;
       for (const k of add) if (uniqueViolation(view, index, k, after)) throw duplicateKeyError(view.name, index.name, keyDescription(index, after));
     }
-    changes.push({ index, add, remove, keys: next });
+    changes.push({ index, add, remove, keys: next, wasInexact });
   }
   if (after) void view.docs.put(after._id, after);
   else if (before) void view.docs.remove(before._id);
   let metaChanged = false;
-  for (const { index, add, remove, keys } of changes) {
+  for (const { index, add, remove, keys, wasInexact } of changes) {
     const id = (after ?? before)!._id;
     for (const k of remove) void view.index.remove(k, id);
     for (const k of add) void view.index.put(k, id);
@@ -91,7 +94,7 @@ function writeDocument(engine: EmbeddedEngine, view: WriteView, before: Doc | nu
       index.multikey = true;
       metaChanged = true;
     }
-    if (keys?.inexact && !index.inexact) {
+    if (keys?.inexact && !wasInexact) {
       index.inexact = true;
       metaChanged = true;
     }
