@@ -116,3 +116,78 @@ describe('embedded store query plans', () => {
     expect(docs.every((d) => d.year === 2001 && d.disc === 2)).toBe(true);
   });
 });
+
+describe('embedded store plans against scans', () => {
+  it('random filters, sorts and pages answer the same through indexes as through a scan', { timeout: 120_000 }, async () => {
+    let seed = 99;
+    const rnd = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+    const strs = ['', 'a', 'ab', 'b', 'B', 'ba', 'é', 'a\u0000', 'zz'];
+    // Mostly small integers so that equal values and range edges are common; every type appears.
+    const scalar = (): unknown => {
+      const r = rnd();
+      if (r < 0.5) return Math.floor(rnd() * 10);
+      if (r < 0.65) return pick(strs);
+      if (r < 0.73) return new Date(1_700_000_000_000 + Math.floor(rnd() * 10) * 1000);
+      if (r < 0.8) return null;
+      if (r < 0.87) return undefined;
+      if (r < 0.95) return Math.round((rnd() * 20 - 5) * 4) / 4;
+      return rnd() < 0.5;
+    };
+    const docs: Doc[] = [];
+    for (let i = 0; i < 600; i++) {
+      const d: Doc = { _id: `r${String(Math.floor(rnd() * 1e6)).padStart(7, '0')}_${i}` };
+      for (const f of ['a', 'b', 'c', 'd']) {
+        const v = scalar();
+        if (v !== undefined) d[f] = v;
+      }
+      if (rnd() < 0.5) d.tags = Array.from({ length: Math.floor(rnd() * 3) }, () => pick(strs));
+      if (rnd() < 0.7) d.n = { x: Math.floor(rnd() * 5) };
+      docs.push(d);
+    }
+    const plain = store.collection<Doc>('random_plain');
+    const indexed = store.collection<Doc>('random_indexed');
+    await plain.insertMany(docs);
+    await indexed.insertMany(docs);
+    await indexed.createIndexes([
+      { keys: { a: 1 } },
+      { keys: { b: 1, a: -1 } },
+      { keys: { c: -1 } },
+      { keys: { tags: 1 } },
+      { keys: { d: 1, b: 1 } },
+      { keys: { 'n.x': 1, c: 1 } },
+      { keys: { b: -1 }, sparse: true, name: 'b_sparse' },
+    ]);
+    const fields = ['a', 'b', 'c', 'd', 'tags', 'n.x'];
+    const condition = (): unknown => {
+      const v = scalar() ?? null;
+      switch (Math.floor(rnd() * 9)) {
+        case 0: return v;
+        case 8: return { $gte: v };
+        case 1: return { $in: [v, scalar() ?? null, scalar() ?? 1] };
+        case 2: return { $gt: v };
+        case 3: return { $gte: v, $lt: scalar() ?? 5 };
+        case 4: return { $lte: v };
+        case 5: return { $regex: `^${pick(['a', 'b', 'z', ''])}` };
+        case 6: return { $ne: v };
+        default: return { $exists: rnd() < 0.5 };
+      }
+    };
+    let indexUsed = 0;
+    for (let q = 0; q < 600; q++) {
+      const filter: Record<string, unknown> = {};
+      for (let k = Math.floor(rnd() * 3); k > 0; k--) filter[pick(fields)] = condition();
+      const sort: Record<string, 1 | -1> = {};
+      for (let k = Math.floor(rnd() * 3); k > 0; k--) sort[pick(fields)] = rnd() < 0.5 ? 1 : -1;
+      if (rnd() < 0.3) sort._id = rnd() < 0.5 ? 1 : -1;
+      const options = { sort: Object.keys(sort).length ? sort : { _id: 1 as const }, skip: rnd() < 0.5 ? Math.floor(rnd() * 50) : 0, limit: rnd() < 0.7 ? Math.floor(rnd() * 30) : 0 };
+      const expected = (await plain.find(filter, options)).map((d) => d._id);
+      const got = (await indexed.find(filter, options)).map((d) => d._id);
+      expect(got, JSON.stringify({ filter, options })).toEqual(expected);
+      expect(await indexed.countDocuments(filter), JSON.stringify(filter)).toBe(await plain.countDocuments(filter));
+      if ((await indexed.explain(filter, options)).plan === 'index') indexUsed++;
+    }
+    expect(indexUsed).toBeGreaterThan(180);
+    for (const f of fields) expect(await indexed.distinct(f), f).toEqual(await plain.distinct(f));
+  });
+});
