@@ -109,6 +109,18 @@ describe('embedded store query plans', () => {
     expect(performance.now() - t0).toBeLessThan(500);
   });
 
+  it('leading $match and $sort stages of a pipeline use the indexes', async () => {
+    const page = await tracks.explainAggregate([{ $sort: { title: 1 } }, { $skip: 1_000 }, { $limit: 5 }, { $project: { title: 1 } }]);
+    expect(page).toMatchObject({ index: 'title_1', sortedByIndex: true, docsExamined: 5 });
+    const album = await tracks.explainAggregate([{ $match: { albumId: 'al7' } }, { $group: { _id: '$disc', n: { $sum: 1 } } }]);
+    expect(album).toMatchObject({ index: 'albumId_1_disc_1_track_1', docsExamined: 10 });
+    const grouped = await tracks.aggregate([{ $match: { albumId: 'al7' } }, { $group: { _id: '$disc', n: { $sum: 1 } } }, { $sort: { _id: 1 } }]);
+    expect(grouped).toEqual([
+      { _id: 1, n: 5 },
+      { _id: 2, n: 5 },
+    ]);
+  });
+
   it('an unindexed filter falls back to a scan and still answers correctly', async () => {
     const stats = await tracks.explain({ year: 2001, disc: 2 }, { sort: { _id: 1 }, limit: 5 });
     expect(stats.plan).toBe('scan');

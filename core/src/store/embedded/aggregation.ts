@@ -20,7 +20,7 @@ import { invalidQueryError } from '../store-errors.ts';
 import { sortDocuments } from '../bson-order.ts';
 import { collectValues, isPlainObject, splitPath } from '../document-paths.ts';
 import { compileFastGroup } from './fast-group.ts';
-import { findDocs, matchingDocs, planFor, type CollectionView } from './query-exec.ts';
+import { findDocs, matchingDocs, newStats, planFor, type CollectionView, type ExecStats } from './query-exec.ts';
 
 export interface AggregationHost {
   /** A view of another collection on the same snapshot (for `$lookup`). */
@@ -150,7 +150,11 @@ function* limited<T>(source: Iterable<T>, skip: number, limit: number): Generato
   }
 }
 
-export function runPipeline(host: AggregationHost, context: Context, view: CollectionView, pipeline: Pipeline): AnyObject[] {
+/**
+ * Runs a pipeline; `stats` receives what the leading stages' query examined (the part that can use
+ * indexes).
+ */
+export function runPipeline(host: AggregationHost, context: Context, view: CollectionView, pipeline: Pipeline, stats: ExecStats = newStats()): AnyObject[] {
   if (!Array.isArray(pipeline)) throw invalidQueryError('A pipeline must be an array of stages.');
   const names = pipeline.map(stageName);
   let i = 0;
@@ -168,8 +172,8 @@ export function runPipeline(host: AggregationHost, context: Context, view: Colle
   if (!isPlainObject(filter)) throw invalidQueryError('$match needs a filter document.');
 
   const source: Iterable<Doc> = sort
-    ? findDocs(view, filter, { sort, skip, limit: Number.isFinite(limit) ? limit : 0 })
-    : limited(matchingDocs(view, filter), skip, limit);
+    ? findDocs(view, filter, { sort, skip, limit: Number.isFinite(limit) ? limit : 0 }, stats)
+    : limited(matchingDocs(view, filter, stats), skip, limit);
   const rest = pipeline.slice(i);
   if (rest.length === 0) return [...source];
   try {

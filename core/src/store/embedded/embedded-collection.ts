@@ -31,6 +31,8 @@ import { createIndexes, deleteDocs, insertDocs, replaceDoc, updateDocs, type Upd
 export interface EmbeddedCollection<T extends Doc = Doc> extends Collection<T> {
   /** Runs a find and reports the plan and how many index keys and documents it examined. */
   explain(filter: Filter, options?: FindOptions): Promise<ExecStats>;
+  /** Runs a pipeline and reports the plan of its leading `$match`/`$sort`/`$skip`/`$limit` stages. */
+  explainAggregate(pipeline: Pipeline): Promise<ExecStats>;
 }
 
 const toResult = (o: UpdateOutcome): UpdateResult => ({ matchedCount: o.matched, modifiedCount: o.modified, upsertedId: o.upsertedId });
@@ -83,6 +85,14 @@ export class EmbeddedCollectionImpl<T extends Doc = Doc> implements EmbeddedColl
     return this.engine.read(() => {
       const stats = newStats();
       findDocs(this.view(), checkFilter(filter), options, stats);
+      return stats;
+    });
+  }
+
+  async explainAggregate(pipeline: Pipeline): Promise<ExecStats> {
+    return this.engine.read(() => {
+      const stats = newStats();
+      runPipeline(this.host, this.context, this.view(), pipeline, stats);
       return stats;
     });
   }
