@@ -6,12 +6,11 @@
  */
 import type { Database, RangeOptions } from 'lmdb';
 import { Query } from 'mingo';
+import { compareStrings, compareValues, sortDocuments } from '../bson-order.ts';
+import { collectValues, splitPath } from '../document-paths.ts';
 import type { Doc, Filter, FindOptions, Projection, Sort } from '../port.ts';
 import { invalidQueryError } from '../store-errors.ts';
-import { sortDocuments } from '../bson-order.ts';
 import { componentEnd, decodeComponent, TAG, withEnd, type IndexDef } from './index-keys.ts';
-import { collectValues, splitPath } from '../document-paths.ts';
-import { compareValues } from '../bson-order.ts';
 import { choosePlan, type IndexPlan, type KeyRange, type Plan } from './query-plan.ts';
 
 /** lmdb-js keeps msgpack shared structures under this key in every documents database. */
@@ -156,7 +155,7 @@ function* indexIds(view: CollectionView, plan: IndexPlan, stats: ExecStats, skip
     let groupKey: Buffer | null = null;
     let group: string[] = [];
     const flush = function* (): Generator<string> {
-      if (group.length > 1) group.sort((a, b) => (a < b ? -plan.tieDir : a > b ? plan.tieDir : 0));
+      if (group.length > 1) group.sort((a, b) => compareStrings(a, b) * plan.tieDir);
       for (const id of group) {
         if (dropAfterGrouping > 0) {
           dropAfterGrouping--;
