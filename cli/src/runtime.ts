@@ -7,6 +7,7 @@ import { MediaRoots } from '@tagsonic/core/media';
 import { Users } from '@tagsonic/core/users';
 import { Tasks } from '@tagsonic/core/tasks';
 import { createTagJournal, type TagJournal } from '@tagsonic/core/tags';
+import { openLibrary, type Library } from '@tagsonic/core/library';
 import { connectNatsBus } from './drivers/nats-bus.ts';
 
 /** The wired parts of one process, in either mode. */
@@ -20,6 +21,7 @@ export interface Runtime {
   users: Users;
   tasks: Tasks;
   journal: TagJournal;
+  library: Library;
   buildId: string;
   close(): Promise<void>;
 }
@@ -42,6 +44,7 @@ export async function openRuntime(config: Config = loadConfig()): Promise<Runtim
   const journal = createTagJournal({ store, blobDir: path.join(config.dataDir, 'journal-blobs') });
   await users.init();
   await tasks.init();
+  const library = await openLibrary({ store, tasks, roots: roots.roots });
   return {
     config,
     secrets,
@@ -52,6 +55,7 @@ export async function openRuntime(config: Config = loadConfig()): Promise<Runtim
     users,
     tasks,
     journal,
+    library,
     buildId,
     async close() {
       await bus.close();

@@ -4,6 +4,8 @@ import type { Tasks } from '@tagsonic/core/tasks';
 import { SUBJECTS } from '@tagsonic/core/tasks';
 import type { TagJournal } from '@tagsonic/core/tags';
 import { tagsWriteHandler } from './commands/tags-write.ts';
+import { libraryScanHandler } from './commands/scan.ts';
+import type { Scanner } from './scanner/scanner.ts';
 
 export interface WorkerDeps {
   bus: Bus;
@@ -12,6 +14,8 @@ export interface WorkerDeps {
   journal: TagJournal;
   /** Commands handled at once per subject in this process. */
   concurrency: number;
+  /** Present: this worker runs library scans. */
+  scanner?: Scanner;
 }
 
 export interface Worker {
@@ -33,6 +37,18 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       onDeadLetter: (letter) => deps.tasks.deadLetter(letter),
     }),
   );
+  if (deps.scanner) {
+    subs.push(
+      await deps.bus.consume(SUBJECTS.libraryScan, libraryScanHandler({ bus: deps.bus, tasks: deps.tasks, scanner: deps.scanner }), {
+        durable: 'library-scan',
+        // One scan per process; the scan lock keeps it to one across processes.
+        concurrency: 1,
+        ackWaitMs: 120_000,
+        maxDeliver: 3,
+        onDeadLetter: (letter) => deps.tasks.deadLetter(letter),
+      }),
+    );
+  }
   return {
     async close() {
       await Promise.all(subs.map((s) => s.close()));

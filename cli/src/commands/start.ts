@@ -1,5 +1,7 @@
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker } from '@tagsonic/workers';
+import { LibraryWatcher, Scanner, WATCH_SCHEDULE } from '@tagsonic/workers/scanner';
+import cron from 'node-cron';
 import { openRuntime } from '../runtime.ts';
 
 export interface StartOptions {
@@ -34,9 +36,17 @@ export async function start(options: StartOptions): Promise<void> {
     if (recovered.committed.length + recovered.failed.length + recovered.reopened.length) {
       log(`journal recovery: ${recovered.committed.length} committed, ${recovered.failed.length} failed, ${recovered.reopened.length} reopened`);
     }
-    const worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: config.workerConcurrency });
+    const scanner = new Scanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus });
+    const worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: config.workerConcurrency, scanner });
     closers.push(() => worker.close());
     log(`worker consuming commands (${rt.bus.driver} bus, concurrency ${config.workerConcurrency})`);
+    // The background watcher: cheap when nothing changed (a walk, no file read, no task).
+    const watcher = new LibraryWatcher({ scanner, scans: rt.library.scans });
+    const watch = cron.schedule(WATCH_SCHEDULE, async () => {
+      const tick = await watcher.tick();
+      if (tick.taskId) log(`watcher: library changed, scan task ${tick.taskId} queued`);
+    }, { name: 'library-watcher', noOverlap: true });
+    closers.unshift(async () => void (await watch.destroy()));
   }
   if (options.gateway) {
     const app = await buildApp(

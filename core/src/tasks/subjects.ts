@@ -2,9 +2,13 @@
 export const SUBJECTS = {
   /** Write tags to one file (one task item). */
   tagsWrite: 'tagsonic.cmd.tags.write',
+  /** Scan the media roots (one task item per scan). */
+  libraryScan: 'tagsonic.cmd.library.scan',
   taskProgressed: 'tagsonic.evt.task.progressed',
   taskCompleted: 'tagsonic.evt.task.completed',
   trackUpdated: 'tagsonic.evt.track.updated',
+  /** The library catalogue moved to a new revision (payload: { rev, added, updated, moved, removed }). */
+  libraryChanged: 'tagsonic.evt.library.changed',
 } as const;
 
 /** Events a browser may follow over SSE. */

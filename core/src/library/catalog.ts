@@ -1,0 +1,282 @@
+/**
+ * The in-memory catalogue: every track, album, artist and genre of the library, kept in step with the
+ * store through the revision protocol (see LibraryStore), plus the orderings and folded search strings
+ * the queries need. The embedded store keeps documents on disk and decodes them per query, and neither
+ * driver can do case- and width-insensitive substring search over CJK text through an index, hence this
+ * copy. Derived structures are rebuilt lazily, once per revision.
+ */
+import path from 'node:path';
+import type { LibraryStore } from './library-store.ts';
+import type { AlbumDoc, ArtistDoc, GenreDoc, TrackDoc } from './model.ts';
+import { compareTrackOrder } from './derive.ts';
+import { folderIdFor } from './ids.ts';
+import { fold, indexLetter, sortKey } from './text.ts';
+
+/** A directory holding tracks (or holding such directories), for folder browsing. */
+export interface FolderNode {
+  id: string;
+  /** Absolute path. */
+  path: string;
+  name: string;
+  /** Root name. */
+  root: string;
+  /** Parent folder id; null for a root. */
+  parentId: string | null;
+  folders: FolderNode[];
+  tracks: TrackDoc[];
+}
+
+export interface RootInfo {
+  name: string;
+  dir: string;
+}
+
+interface Derived {
+  /** Every track in library order: album artist, album, disc, track. */
+  tracks: TrackDoc[];
+  trackSearch: string[];
+  albumTracks: Map<string, TrackDoc[]>;
+  artistAlbums: Map<string, AlbumDoc[]>;
+  artistTracks: Map<string, TrackDoc[]>;
+  albumsByName: AlbumDoc[];
+  albumSearch: string[];
+  albumsByArtist: AlbumDoc[];
+  albumsNewest: AlbumDoc[];
+  artistsByName: ArtistDoc[];
+  artistSearch: string[];
+  genreTracks: Map<string, TrackDoc[]>;
+  genreAlbums: Map<string, AlbumDoc[]>;
+  folders: Map<string, FolderNode>;
+  rootFolders: FolderNode[];
+  tracksNewest: TrackDoc[];
+  albumKeys: Map<string, string>;
+  artistKeys: Map<string, string>;
+}
+
+/** Sort key: the index letter first (so Chinese names sit under their pinyin initial), digits padded for natural order. */
+export function orderKey(name: string): string {
+  return `${indexLetter(name)}\u0000${sortKey(name).replace(/\d+/g, (d) => d.padStart(10, '0'))}`;
+}
+
+const INTERNED_TRACK_FIELDS = ['album', 'albumArtist', 'artist', 'genre', 'suffix', 'contentType', 'codec', 'root', 'folderId', 'language', 'folderCover', 'composer', 'lyricist', 'albumId'] as const;
+
+export class Catalog {
+  readonly tracks = new Map<string, TrackDoc>();
+  readonly albums = new Map<string, AlbumDoc>();
+  readonly artists = new Map<string, ArtistDoc>();
+  readonly genres = new Map<string, GenreDoc>();
+  private rev = 0;
+  private syncing: Promise<void> | null = null;
+  private derived: Derived | null = null;
+  private readonly strings = new Map<string, string>();
+  private readonly library: LibraryStore;
+  private readonly roots: readonly RootInfo[];
+
+  constructor(library: LibraryStore, roots: readonly RootInfo[]) {
+    this.library = library;
+    this.roots = roots;
+  }
+
+  /** The revision the catalogue reflects. */
+  get revision(): number {
+    return this.rev;
+  }
+
+  get rootInfos(): readonly RootInfo[] {
+    return this.roots;
+  }
+
+  /** Brings the catalogue up to the store's revision (one round trip when nothing changed). */
+  sync(): Promise<void> {
+    this.syncing ??= this.doSync().finally(() => (this.syncing = null));
+    return this.syncing;
+  }
+
+  private async doSync(): Promise<void> {
+    const state = await this.library.readState();
+    if (state.rev === this.rev && this.rev !== 0) return;
+    if (this.rev === 0 || state.prunedRev > this.rev) {
+      await this.loadAll(state.rev);
+      return;
+    }
+    const since = { rev: { $gt: this.rev } };
+    const [tracks, albums, artists, genres, tombstones] = await Promise.all([
+      this.library.tracks.find(since),
+      this.library.albums.find(since),
+      this.library.artists.find(since),
+      this.library.genres.find(since),
+      this.library.tombstones.find(since, { sort: { rev: 1 } }),
+    ]);
+    // A deletion and a later re-creation of the same id: the higher revision wins.
+    const written = new Map<string, number>();
+    for (const t of tracks) this.putTrack(t), written.set(`track:${t._id}`, t.rev);
+    for (const a of albums) this.albums.set(a._id, a), written.set(`album:${a._id}`, a.rev);
+    for (const a of artists) this.artists.set(a._id, a), written.set(`artist:${a._id}`, a.rev);
+    for (const g of genres) this.genres.set(g._id, g), written.set(`genre:${g._id}`, g.rev);
+    for (const ts of tombstones) {
+      if ((written.get(`${ts.kind}:${ts.itemId}`) ?? -1) > ts.rev) continue;
+      const map = ts.kind === 'track' ? this.tracks : ts.kind === 'album' ? this.albums : ts.kind === 'artist' ? this.artists : this.genres;
+      map.delete(ts.itemId);
+    }
+    this.rev = state.rev;
+    if (tracks.length + albums.length + artists.length + genres.length + tombstones.length > 0) this.derived = null;
+  }
+
+  private async loadAll(rev: number): Promise<void> {
+    const [tracks, albums, artists, genres] = await Promise.all([
+      this.library.tracks.find({}),
+      this.library.albums.find({}),
+      this.library.artists.find({}),
+      this.library.genres.find({}),
+    ]);
+    this.tracks.clear();
+    this.albums.clear();
+    this.artists.clear();
+    this.genres.clear();
+    for (const t of tracks) this.putTrack(t);
+    for (const a of albums) this.albums.set(a._id, a);
+    for (const a of artists) this.artists.set(a._id, a);
+    for (const g of genres) this.genres.set(g._id, g);
+    this.rev = rev;
+    this.derived = null;
+  }
+
+  /** Repeated strings (album and artist names, genres, formats) share one copy: 100k tracks hold few distinct ones. */
+  private putTrack(t: TrackDoc): void {
+    const rec = t as Record<string, unknown>;
+    for (const f of INTERNED_TRACK_FIELDS) {
+      const v = rec[f];
+      if (typeof v !== 'string') continue;
+      const s = this.strings.get(v);
+      if (s === undefined) this.strings.set(v, v);
+      else rec[f] = s;
+    }
+    this.tracks.set(t._id, t);
+  }
+
+  /** Derived orderings and lookups for the current revision. */
+  view(): Derived {
+    return (this.derived ??= this.derive());
+  }
+
+  private derive(): Derived {
+    const albumKeys = new Map<string, string>();
+    for (const a of this.albums.values()) albumKeys.set(a._id, orderKey(a.name));
+    const artistKeys = new Map<string, string>();
+    for (const a of this.artists.values()) artistKeys.set(a._id, orderKey(a.name));
+    const albumArtistKey = new Map<string, string>();
+    for (const a of this.albums.values()) albumArtistKey.set(a._id, `${orderKey(a.artist)}\u0001${albumKeys.get(a._id)}`);
+
+    const albumTracks = new Map<string, TrackDoc[]>();
+    const artistTrackSets = new Map<string, TrackDoc[]>();
+    const genreTracks = new Map<string, TrackDoc[]>();
+    for (const t of this.tracks.values()) {
+      push(albumTracks, t.albumId, t);
+      const seen = new Set<string>();
+      for (const id of t.artistIds) if (!seen.has(id)) seen.add(id), push(artistTrackSets, id, t);
+      for (const id of t.albumArtistIds) if (!seen.has(id)) seen.add(id), push(artistTrackSets, id, t);
+      for (const g of t.genres) push(genreTracks, fold(g), t);
+    }
+    for (const list of albumTracks.values()) list.sort(compareTrackOrder);
+
+    const albumsByArtist = [...this.albums.values()].sort((a, b) => cmp(albumArtistKey.get(a._id)!, albumArtistKey.get(b._id)!) || cmp(a._id, b._id));
+    // Library order for songs: album artist, album, then disc/track inside the album.
+    const tracks: TrackDoc[] = [];
+    for (const album of albumsByArtist) {
+      for (const t of albumTracks.get(album._id) ?? []) tracks.push(t);
+    }
+    // Tracks whose album document is missing (should not happen) still appear.
+    if (tracks.length !== this.tracks.size) {
+      const listed = new Set(tracks);
+      for (const t of this.tracks.values()) if (!listed.has(t)) tracks.push(t);
+    }
+    const trackSearch = tracks.map((t) => fold(`${t.title}\u0001${t.artist}\u0001${t.album}\u0001${t.albumArtist}`));
+
+    const artistAlbums = new Map<string, AlbumDoc[]>();
+    for (const album of this.albums.values()) {
+      const ids = new Set<string>(album.artistIds);
+      for (const o of album.otherArtists) ids.add(o.id);
+      for (const id of ids) push(artistAlbums, id, album);
+    }
+    for (const list of artistAlbums.values()) list.sort(byYearDesc);
+    const artistTracks = new Map<string, TrackDoc[]>();
+    for (const [id, list] of artistTrackSets) artistTracks.set(id, list.sort((a, b) => cmp(albumArtistKey.get(a.albumId) ?? '', albumArtistKey.get(b.albumId) ?? '') || compareTrackOrder(a, b)));
+
+    const genreAlbums = new Map<string, AlbumDoc[]>();
+    for (const album of albumsByArtist) for (const g of album.genres) push(genreAlbums, fold(g), album);
+
+    const albumsByName = [...this.albums.values()].sort((a, b) => cmp(albumKeys.get(a._id)!, albumKeys.get(b._id)!) || cmp(a._id, b._id));
+    const albumSearch = albumsByName.map((a) => fold(`${a.name}\u0001${a.artist}`));
+    const albumsNewest = [...this.albums.values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || cmp(albumArtistKey.get(a._id)!, albumArtistKey.get(b._id)!));
+    const artistsByName = [...this.artists.values()].sort((a, b) => cmp(artistKeys.get(a._id)!, artistKeys.get(b._id)!) || cmp(a._id, b._id));
+    const artistSearch = artistsByName.map((a) => fold(a.name));
+    const tracksNewest = [...tracks].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+
+    const { folders, rootFolders } = this.buildFolders(tracks);
+    return {
+      tracks,
+      trackSearch,
+      albumTracks,
+      artistAlbums,
+      artistTracks,
+      albumsByName,
+      albumSearch,
+      albumsByArtist,
+      albumsNewest,
+      artistsByName,
+      artistSearch,
+      genreTracks,
+      genreAlbums,
+      folders,
+      rootFolders,
+      tracksNewest,
+      albumKeys,
+      artistKeys,
+    };
+  }
+
+  private buildFolders(tracks: TrackDoc[]): { folders: Map<string, FolderNode>; rootFolders: FolderNode[] } {
+    const folders = new Map<string, FolderNode>();
+    const rootFolders: FolderNode[] = this.roots.map((r) => {
+      const node: FolderNode = { id: folderIdFor(r.dir), path: r.dir, name: r.name, root: r.name, parentId: null, folders: [], tracks: [] };
+      folders.set(node.id, node);
+      return node;
+    });
+    const rootDir = new Map(this.roots.map((r) => [r.name, r.dir]));
+    const ensure = (dir: string, root: string): FolderNode => {
+      const id = folderIdFor(dir);
+      let node = folders.get(id);
+      if (node) return node;
+      const parentDir = path.dirname(dir);
+      const top = rootDir.get(root);
+      const parent = top === undefined || dir === top || parentDir === dir ? null : ensure(parentDir, root);
+      node = { id, path: dir, name: path.basename(dir), root, parentId: parent?.id ?? null, folders: [], tracks: [] };
+      folders.set(id, node);
+      parent?.folders.push(node);
+      return node;
+    };
+    for (const t of tracks) ensure(path.dirname(t.path), t.root).tracks.push(t);
+    for (const node of folders.values()) {
+      node.folders.sort((a, b) => cmp(orderKey(a.name), orderKey(b.name)));
+      node.tracks.sort(compareTrackOrder);
+    }
+    return { folders, rootFolders };
+  }
+
+  /** Folder id → node; builds the tree on first use. */
+  folder(id: string): FolderNode | undefined {
+    return this.view().folders.get(id);
+  }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Newest first; undated albums last, then by name. */
+const byYearDesc = (a: AlbumDoc, b: AlbumDoc): number =>
+  (b.year ?? -1) - (a.year ?? -1) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || cmp(a._id, b._id);

@@ -1,0 +1,11 @@
+export * from './model.ts';
+export * from './views.ts';
+export { fold, splitArtists, splitGenres, sortKey, indexLetter, searchTerms, matchesTerms, IGNORED_ARTICLES } from './text.ts';
+export { albumIdFor, artistIdFor, folderIdFor, idKind, type LibraryIdKind } from './ids.ts';
+export { assignAlbums, aggregate, compareTrackOrder, sameDoc, type AlbumAssignment, type Aggregates } from './derive.ts';
+export { LibraryStore, type LibraryChanges, type ScanLockDoc } from './library-store.ts';
+export { Catalog, orderKey, type FolderNode, type RootInfo } from './catalog.ts';
+export { Annotations, annotationId, playStatId, type AnnotationOrder, type StarTargets, type ScrobbleOptions, type NowPlayingEntry } from './annotations.ts';
+export * from './queries.ts';
+export { LibraryScans, SCAN_TASK_KIND, SCAN_ACTION, type ScanCommand, type ScanStatus } from './scans.ts';
+export { openLibrary, type Library } from './library.ts';

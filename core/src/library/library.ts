@@ -1,0 +1,30 @@
+/**
+ * Builds the library services over one store: repositories, the in-memory catalogue, annotations,
+ * queries and scans. The composition root makes one per process and hands it to gateway and worker.
+ */
+import type { Store } from '../store/port.ts';
+import type { Tasks } from '../tasks/tasks.ts';
+import { Annotations } from './annotations.ts';
+import { Catalog, type RootInfo } from './catalog.ts';
+import { LibraryStore } from './library-store.ts';
+import { LibraryQueries } from './queries.ts';
+import { LibraryScans } from './scans.ts';
+
+export interface Library {
+  store: LibraryStore;
+  catalog: Catalog;
+  annotations: Annotations;
+  queries: LibraryQueries;
+  scans: LibraryScans;
+}
+
+/** Opens the library (creates its indexes). `roots` are the media roots, e.g. `MediaRoots.roots`. */
+export async function openLibrary(deps: { store: Store; tasks: Tasks; roots: readonly RootInfo[] }): Promise<Library> {
+  const library = new LibraryStore(deps.store);
+  await library.init();
+  const catalog = new Catalog(library, deps.roots.map((r) => ({ name: r.name, dir: r.dir })));
+  const annotations = new Annotations(library, catalog);
+  const queries = new LibraryQueries(catalog, annotations, library);
+  const scans = new LibraryScans({ tasks: deps.tasks, library, catalog, store: deps.store });
+  return { store: library, catalog, annotations, queries, scans };
+}

@@ -1,0 +1,154 @@
+/**
+ * Text rules of the library: folding for search and keys, artist and genre splitting, sort names
+ * without articles, and index letters (pinyin initials for Chinese names).
+ */
+
+/**
+ * Folds text for comparison: NFKC (full-width → half-width, compatibility forms), lower case, and
+ * Latin diacritics removed ("Björk" = "bjork"). Only the Latin combining marks are dropped: stripping
+ * every mark would merge Japanese kana with and without dakuten.
+ */
+export function fold(text: string): string {
+  const nfkc = text.normalize('NFKC').toLowerCase();
+  // Fast path: plain ASCII needs nothing more.
+  if (/^[\x00-\x7f]*$/.test(nfkc)) return nfkc;
+  return nfkc
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[łøđðþæœßı]/g, (c) => LATIN_LETTERS[c] ?? c)
+    .normalize('NFC');
+}
+
+/** Latin letters that do not decompose into a base letter and a mark. */
+const LATIN_LETTERS: Record<string, string> = { ł: 'l', ø: 'o', đ: 'd', ð: 'd', þ: 'th', æ: 'ae', œ: 'oe', ß: 'ss', ı: 'i' };
+
+/** The names joined in one artist string: `,` `/` `&` `、` `，` and `feat.`/`ft.`/`featuring`. */
+const ARTIST_SEPARATORS = /\s*(?:[,/&、，]|\s(?:feat\.?|ft\.|featuring)\s)\s*/iu;
+/** A leading "feat." after a separator, e.g. "A, feat. B". */
+const LEADING_FEAT = /^(?:feat\.?|ft\.|featuring)\s+/iu;
+/** "A (feat. B)" and "A [ft. B]": the brackets go, the guest stays. */
+const BRACKETED_FEAT = /\s*[(\[（]\s*((?:feat\.?|ft\.|featuring)\s[^)\]）]*)[)\]）]/giu;
+
+/**
+ * Splits an artist display string into individual names, keeping their order and dropping
+ * duplicates (case-insensitively). "A feat. B / C" → ["A", "B", "C"].
+ */
+export function splitArtists(display: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of display.replace(BRACKETED_FEAT, ' $1').split(ARTIST_SEPARATORS)) {
+    const name = raw.replace(LEADING_FEAT, '').trim();
+    if (!name) continue;
+    const key = fold(name);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(name);
+  }
+  return out;
+}
+
+/** Genre values may hold several genres: "Rock; Pop", "Rock, Pop", "Rock/Pop". "&" stays (R&B, Drum & Bass). */
+const GENRE_SEPARATORS = /\s*[;,/、，；]\s*/u;
+
+export function splitGenres(values: readonly string[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const value of values) {
+    for (const raw of value.split(GENRE_SEPARATORS)) {
+      const name = raw.trim();
+      if (!name) continue;
+      const key = fold(name);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(name);
+    }
+  }
+  return out;
+}
+
+/** Articles ignored when sorting and indexing artists (Subsonic's `ignoredArticles`). */
+export const IGNORED_ARTICLES = ['The', 'An', 'A', 'Die', 'Das', 'Ein', 'Eine', 'Les', 'Le', 'La'] as const;
+const ARTICLE_PREFIX = new RegExp(`^(?:${IGNORED_ARTICLES.join('|')})\\s+(?=\\S)`, 'i');
+
+/** The folded name used for ordering: articles removed ("The Beatles" sorts as "beatles"). */
+export function sortKey(name: string): string {
+  return fold(name.trim().replace(ARTICLE_PREFIX, ''));
+}
+
+const COLLATOR = new Intl.Collator('zh-u-co-pinyin', { sensitivity: 'base', numeric: true });
+
+/** Compares two sort keys: pinyin order for Chinese, natural numbers ("Vol. 2" before "Vol. 10"). */
+export const compareKeys = (a: string, b: string): number => (a === b ? 0 : COLLATOR.compare(a, b));
+
+// Pinyin initials through the ICU pinyin collation, so no dictionary is shipped: the first syllable of
+// each initial letter (several candidates each; the smallest under the collator is the boundary).
+const PINYIN_CANDIDATES: Array<[string, string]> = [
+  ['A', '阿吖啊锕'],
+  ['B', '八巴叭扒芭捌'],
+  ['C', '嚓擦礤'],
+  ['D', '咑哒耷搭'],
+  ['E', '妸婀屙鹅'],
+  ['F', '发伐'],
+  ['G', '旮夹钆'],
+  ['H', '哈铪'],
+  ['J', '丌讥击几'],
+  ['K', '咔喀'],
+  ['L', '垃拉啦'],
+  ['M', '妈嘛麻'],
+  ['N', '拏那拿'],
+  ['O', '噢哦喔'],
+  ['P', '妑趴啪'],
+  ['Q', '七沏期'],
+  ['R', '呥然'],
+  ['S', '仨撒'],
+  ['T', '他它塌'],
+  ['W', '屲穵挖哇'],
+  ['X', '夕昔西'],
+  ['Y', '丫压呀'],
+  ['Z', '帀匝咂'],
+];
+const PINYIN_COLLATOR = new Intl.Collator('zh-u-co-pinyin');
+const PINYIN_BOUNDARIES: Array<[string, string]> = PINYIN_CANDIDATES.map(([letter, chars]) => [
+  letter,
+  [...chars].sort(PINYIN_COLLATOR.compare)[0]!,
+]);
+const HAN = /^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/u;
+
+function pinyinInitial(char: string): string {
+  let letter = '#';
+  for (const [l, boundary] of PINYIN_BOUNDARIES) {
+    if (PINYIN_COLLATOR.compare(char, boundary) >= 0) letter = l;
+    else break;
+  }
+  return letter;
+}
+
+/**
+ * The index group of an artist: A–Z for Latin names (articles and diacritics ignored), the pinyin
+ * initial for names starting with a Chinese character, '#' for everything else (digits, kana, hangul…).
+ */
+export function indexLetter(name: string): string {
+  const key = sortKey(name);
+  const first = [...key][0] ?? '';
+  if (/^[a-z]$/.test(first)) return first.toUpperCase();
+  if (HAN.test(first)) return pinyinInitial(first);
+  return '#';
+}
+
+/**
+ * Search terms of a query: folded words, quotes and wildcards removed ("*" is what some Subsonic
+ * clients send to mean "everything"). An empty list matches everything.
+ */
+export function searchTerms(query: string | undefined | null): string[] {
+  if (!query) return [];
+  return fold(query)
+    .replace(/["*]/g, ' ')
+    .split(/\s+/u)
+    .filter((t) => t.length > 0);
+}
+
+/** True when every term occurs in the folded haystack. */
+export function matchesTerms(haystack: string, terms: readonly string[]): boolean {
+  for (const t of terms) if (!haystack.includes(t)) return false;
+  return true;
+}

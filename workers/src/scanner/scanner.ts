@@ -1,0 +1,455 @@
+/**
+ * The library scanner: walks the roots, works out what is new, changed, moved and gone by (size,
+ * mtime, inode), reads only what it must with the tag reader pool (all cores), re-derives albums,
+ * artists and genres, and commits the difference as one library revision. See README.md.
+ */
+import { hostname } from 'node:os';
+import { setInterval as every } from 'node:timers';
+import type { Bus } from '@tagsonic/core/bus';
+import { conflict, isTagsonicError, unavailable } from '@tagsonic/core/errors';
+import { newId } from '@tagsonic/core';
+import type { MediaRoot, MediaRoots } from '@tagsonic/core/media';
+import { SUBJECTS } from '@tagsonic/core/tasks';
+import { createTagReaderPool, type ReadResult, type TagReaderPool } from '@tagsonic/core/tags';
+import {
+  aggregate,
+  assignAlbums,
+  folderIdFor,
+  sameDoc,
+  type Catalog,
+  type LibraryChanges,
+  type LibraryStore,
+  type ScanFailureDoc,
+  type TrackDoc,
+} from '@tagsonic/core/library';
+import { folderCoverFor, lrcFor, walkRoots, type FoundFile, type WalkResult } from './walk.ts';
+import { trackDocFrom, withSidecars, type Sidecars } from './track-doc.ts';
+
+export interface ScannerDeps {
+  roots: MediaRoots;
+  library: LibraryStore;
+  catalog: Catalog;
+  /** Publishes `tagsonic.evt.library.changed` after a commit. */
+  bus?: Bus;
+  /** Reader threads (default: one per core). */
+  readerThreads?: number;
+  /** Files parsed at once per thread. */
+  inFlightPerThread?: number;
+}
+
+export interface ScanProgress {
+  phase: 'walk' | 'read' | 'write' | 'done';
+  found: number;
+  toRead: number;
+  read: number;
+  failed: number;
+}
+
+export interface ScanOptions {
+  /** Re-read every file. Default false: only new and changed files are read. */
+  full?: boolean;
+  /** Root names; default every root except webdav. */
+  roots?: readonly string[];
+  /** The task running this scan (recorded with the lock). */
+  taskId?: string | null;
+  /** Called at most every `progressEveryMs` and once per phase. */
+  onProgress?: (p: ScanProgress) => void | Promise<void>;
+  progressEveryMs?: number;
+}
+
+export interface FailedFile {
+  path: string;
+  code: string;
+  message: string;
+}
+
+export interface EntityCounts {
+  added: number;
+  updated: number;
+  removed: number;
+}
+
+export interface ScanResult {
+  full: boolean;
+  roots: string[];
+  /** Audio files seen. */
+  found: number;
+  unchanged: number;
+  added: number;
+  /** Tracks whose file changed (or, in a full scan, was re-read and differed) or whose side files changed. */
+  updated: number;
+  /** Files found at a new path that kept their track id. */
+  moved: number;
+  removed: number;
+  /** Files parsed. */
+  read: number;
+  /** Unreadable files (corrupt, truncated, not audio): reported, never fatal. */
+  failed: FailedFile[];
+  /** Folders or files the walk could not list. */
+  walkErrors: Array<{ path: string; message: string }>;
+  albums: EntityCounts;
+  artists: EntityCounts;
+  genres: EntityCounts;
+  /** Library revision after the scan. */
+  rev: number;
+  durationMs: number;
+}
+
+/** What an incremental scan would do, found without reading any file. */
+export interface ChangeSummary {
+  changed: boolean;
+  found: number;
+  newFiles: number;
+  changedFiles: number;
+  missingFiles: number;
+  sidecarChanges: number;
+}
+
+const LOCK_TTL_MS = 60_000;
+const LOCK_RENEW_MS = 15_000;
+const DEFAULT_ROOTS_EXCLUDE = new Set(['webdav']);
+
+export const SCAN_ERRORS = {
+  running: 'TAGSONIC_ERR_LIBRARY_SCAN_RUNNING',
+  lockLost: 'TAGSONIC_ERR_LIBRARY_SCAN_LOCK_LOST',
+  unknownRoot: 'TAGSONIC_ERR_LIBRARY_UNKNOWN_ROOT',
+} as const;
+
+const statKey = (ino: number, size: number, mtimeMs: number) => `${ino}:${size}:${mtimeMs}`;
+const contentKey = (size: number, mtimeMs: number, fp: string) => `${size}:${mtimeMs}:${fp}`;
+
+interface Plan {
+  walk: WalkResult;
+  roots: MediaRoot[];
+  /** Existing tracks of the scanned roots, by path. */
+  existing: Map<string, TrackDoc>;
+  unchanged: TrackDoc[];
+  /** Unchanged files whose .lrc or folder image changed. */
+  sidecarUpdates: Array<{ track: TrackDoc; file: FoundFile }>;
+  /** Existing tracks found at a new path by inode. */
+  movedByInode: Array<{ track: TrackDoc; file: FoundFile }>;
+  toRead: Array<{ file: FoundFile; existing: TrackDoc | null }>;
+  /** Existing tracks not found (yet): removed unless a read claims them as moved. */
+  missing: Map<string, TrackDoc>;
+  /** Unreadable files from earlier scans that did not change: not read again. */
+  knownFailures: ScanFailureDoc[];
+  /** Recorded failures of the scanned roots whose file is gone or changed. */
+  staleFailures: string[];
+}
+
+export class Scanner {
+  private readonly deps: ScannerDeps;
+  private readonly owner = `${hostname()}:${process.pid}:${newId()}`;
+
+  constructor(deps: ScannerDeps) {
+    this.deps = deps;
+  }
+
+  private selectRoots(names: readonly string[] | undefined): MediaRoot[] {
+    const all = this.deps.roots.roots;
+    if (!names) return all.filter((r) => !DEFAULT_ROOTS_EXCLUDE.has(r.name));
+    return names.map((n) => {
+      const r = all.find((x) => x.name === n);
+      if (!r) throw conflict(SCAN_ERRORS.unknownRoot, `There is no media root named "${n}" to scan.`, { root: n });
+      return r;
+    });
+  }
+
+  private sidecarsOf(walk: WalkResult, file: FoundFile): Sidecars {
+    return { lrcPath: lrcFor(walk.dirs, file.path), folderCover: folderCoverFor(walk.dirs, file.dir) };
+  }
+
+  /** Walks the roots and compares them with the catalogue. Reads no file. */
+  private async plan(rootNames: readonly string[] | undefined, full: boolean): Promise<Plan> {
+    const roots = this.selectRoots(rootNames);
+    await this.deps.catalog.sync();
+    const walk = await walkRoots(roots);
+    const scanned = new Set(roots.map((r) => r.name));
+    const existing = new Map<string, TrackDoc>();
+    for (const t of this.deps.catalog.tracks.values()) if (scanned.has(t.root)) existing.set(t.path, t);
+    const foundPaths = new Set(walk.files.map((f) => f.path));
+    const missing = new Map<string, TrackDoc>();
+    for (const t of existing.values()) if (!foundPaths.has(t.path)) missing.set(t._id, t);
+    const missingByStat = new Map<string, TrackDoc>();
+    for (const t of missing.values()) missingByStat.set(statKey(t.ino, t.size, t.mtimeMs), t);
+
+    const failures = new Map<string, ScanFailureDoc>();
+    for (const f of await this.deps.library.failures.find({ root: { $in: [...scanned] } })) failures.set(f._id, f);
+    const plan: Plan = { walk, roots, existing, unchanged: [], sidecarUpdates: [], movedByInode: [], toRead: [], missing, knownFailures: [], staleFailures: [] };
+    for (const file of walk.files) {
+      const failure = failures.get(file.path);
+      if (failure) {
+        failures.delete(file.path);
+        if (!full && failure.size === file.size && failure.mtimeMs === file.mtimeMs && failure.ino === file.ino) {
+          plan.knownFailures.push(failure);
+          continue;
+        }
+        plan.staleFailures.push(file.path);
+      }
+      const known = existing.get(file.path);
+      if (known) {
+        const same = known.size === file.size && known.mtimeMs === file.mtimeMs && known.ino === file.ino;
+        if (same && !full) {
+          const sidecars = this.sidecarsOf(walk, file);
+          if (sidecars.lrcPath !== known.lrcPath || sidecars.folderCover !== known.folderCover) plan.sidecarUpdates.push({ track: known, file });
+          else plan.unchanged.push(known);
+        } else plan.toRead.push({ file, existing: known });
+        continue;
+      }
+      const moved = missingByStat.get(statKey(file.ino, file.size, file.mtimeMs));
+      if (moved && missing.has(moved._id)) {
+        missing.delete(moved._id);
+        missingByStat.delete(statKey(file.ino, file.size, file.mtimeMs));
+        if (full) plan.toRead.push({ file, existing: moved });
+        else plan.movedByInode.push({ track: moved, file });
+        continue;
+      }
+      plan.toRead.push({ file, existing: null });
+    }
+    plan.staleFailures.push(...failures.keys());
+    return plan;
+  }
+
+  /** What an incremental scan would change; cheap (a walk and a comparison), for the watcher. */
+  async detectChanges(options: { roots?: readonly string[] } = {}): Promise<ChangeSummary> {
+    const plan = await this.plan(options.roots, false);
+    const newFiles = plan.toRead.filter((r) => !r.existing).length + plan.movedByInode.length;
+    const changedFiles = plan.toRead.length - plan.toRead.filter((r) => !r.existing).length;
+    return {
+      changed: plan.toRead.length + plan.movedByInode.length + plan.missing.size + plan.sidecarUpdates.length + plan.staleFailures.length > 0,
+      found: plan.walk.files.length,
+      newFiles,
+      changedFiles,
+      missingFiles: plan.missing.size,
+      sidecarChanges: plan.sidecarUpdates.length,
+    };
+  }
+
+  /**
+   * Runs one scan under the scan lock. Throws `TAGSONIC_ERR_LIBRARY_SCAN_RUNNING` (conflict) when
+   * another scan holds the lock.
+   */
+  async scan(options: ScanOptions = {}): Promise<ScanResult> {
+    const started = Date.now();
+    const full = options.full === true;
+    const { library } = this.deps;
+    if (!(await library.acquireScanLock(this.owner, options.taskId ?? null, LOCK_TTL_MS))) {
+      throw conflict(SCAN_ERRORS.running, 'A library scan is already running; this one was not started.');
+    }
+    const progress: ScanProgress = { phase: 'walk', found: 0, toRead: 0, read: 0, failed: 0 };
+    let lockLost = false;
+    const renew = every(() => {
+      library.renewScanLock(this.owner, LOCK_TTL_MS, progress.read).then(
+        (held) => (lockLost ||= !held),
+        () => undefined,
+      );
+    }, LOCK_RENEW_MS);
+    renew.unref();
+    let lastReport = 0;
+    const report = async (force: boolean) => {
+      const now = Date.now();
+      if (!options.onProgress || (!force && now - lastReport < (options.progressEveryMs ?? 500))) return;
+      lastReport = now;
+      await options.onProgress({ ...progress });
+    };
+    let pool: TagReaderPool | null = null;
+    try {
+      await report(true);
+      const plan = await this.plan(options.roots, full);
+      progress.found = plan.walk.files.length;
+      progress.toRead = plan.toRead.length;
+      progress.phase = 'read';
+      await report(true);
+
+      const now = new Date();
+      const failed: FailedFile[] = [];
+      const failedFiles: FoundFile[] = [];
+      const added: TrackDoc[] = [];
+      const updated: TrackDoc[] = [];
+      const moved: TrackDoc[] = plan.movedByInode.map(({ track, file }) => ({
+        ...withSidecars(track, this.sidecarsOf(plan.walk, file)),
+        path: file.path,
+        root: file.root,
+        relPath: file.relPath,
+        folderId: folderIdFor(file.dir),
+        updatedAt: now,
+      }));
+      // Moves across file systems change the inode: match new files to missing ones by content.
+      const missingByContent = new Map<string, TrackDoc>();
+      for (const t of plan.missing.values()) missingByContent.set(contentKey(t.size, t.mtimeMs, t.fp), t);
+
+      if (plan.toRead.length > 0) {
+        pool = createTagReaderPool({ threads: this.deps.readerThreads, inFlightPerThread: this.deps.inFlightPerThread });
+        const reader = pool;
+        await Promise.all(
+          plan.toRead.map(async ({ file, existing }) => {
+            let read: ReadResult;
+            try {
+              read = await reader.read(file.path);
+            } catch (e) {
+              if (!isTagsonicError(e) || e.kind === 'unavailable') throw e;
+              failed.push({ path: file.path, code: e.code, message: e.message });
+              failedFiles.push(file);
+              progress.failed++;
+              return;
+            } finally {
+              progress.read++;
+              void report(false);
+            }
+            const sidecars = this.sidecarsOf(plan.walk, file);
+            if (existing) {
+              const doc = trackDocFrom(file, read, sidecars, { id: existing._id, createdAt: existing.createdAt }, now);
+              if (existing.path !== file.path) moved.push(doc);
+              else updated.push(doc);
+              return;
+            }
+            const fresh = trackDocFrom(file, read, sidecars, { id: newId(), createdAt: now }, now);
+            const key = contentKey(file.size, file.mtimeMs, fresh.fp);
+            const was = missingByContent.get(key);
+            if (was && plan.missing.has(was._id)) {
+              plan.missing.delete(was._id);
+              missingByContent.delete(key);
+              moved.push({ ...fresh, _id: was._id, createdAt: was.createdAt });
+              return;
+            }
+            added.push(fresh);
+          }),
+        );
+      }
+      for (const { track, file } of plan.sidecarUpdates) updated.push({ ...withSidecars(track, this.sidecarsOf(plan.walk, file)), updatedAt: now });
+      if (lockLost) throw unavailable(SCAN_ERRORS.lockLost, 'The scan lost its lock (it took too long to renew); nothing was written.');
+
+      progress.phase = 'write';
+      await report(true);
+      const removed = [...plan.missing.values()];
+      await this.recordFailures(plan, failed, failedFiles);
+      failed.push(...plan.knownFailures.map((f) => ({ path: f._id, code: f.code, message: f.message })));
+      const result = await this.commit({ plan, added, updated, moved, removed, full, failed, started });
+      progress.phase = 'done';
+      await report(true);
+      return result;
+    } finally {
+      clearInterval(renew);
+      if (pool) await pool.close();
+      await library.releaseScanLock(this.owner).catch(() => undefined);
+    }
+  }
+
+  private async recordFailures(plan: Plan, failed: FailedFile[], files: FoundFile[]): Promise<void> {
+    const { failures } = this.deps.library;
+    const now = new Date();
+    const byPath = new Map(files.map((f) => [f.path, f]));
+    if (plan.staleFailures.length > 0) await failures.deleteMany({ _id: { $in: plan.staleFailures } });
+    if (failed.length > 0) {
+      await failures.bulkWrite(
+        failed.map((f) => {
+          const file = byPath.get(f.path)!;
+          const doc: ScanFailureDoc = { _id: f.path, root: file.root, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, code: f.code, message: f.message, at: now };
+          return { replaceOne: { filter: { _id: f.path }, replacement: doc, upsert: true } };
+        }),
+      );
+    }
+  }
+
+  private async commit(input: {
+    plan: Plan;
+    added: TrackDoc[];
+    updated: TrackDoc[];
+    moved: TrackDoc[];
+    removed: TrackDoc[];
+    full: boolean;
+    failed: FailedFile[];
+    started: number;
+  }): Promise<ScanResult> {
+    const { catalog, library } = this.deps;
+    const { plan, added, moved, removed, full, failed, started } = input;
+    // In a full scan a re-read file that came out the same is not an update.
+    const updated = input.updated.filter((t) => {
+      const before = catalog.tracks.get(t._id);
+      return !before || !sameDoc(withoutTimes(before), withoutTimes(t));
+    });
+
+    // The whole library after this scan, then album assignment over it (it depends on siblings).
+    const next = new Map(catalog.tracks);
+    for (const t of removed) next.delete(t._id);
+    for (const t of [...updated, ...moved, ...added]) next.set(t._id, t);
+    const assignments = assignAlbums(next.values());
+    const touched = new Map<string, TrackDoc>();
+    for (const t of [...updated, ...moved, ...added]) touched.set(t._id, t);
+    for (const [id, a] of assignments) {
+      const t = next.get(id)!;
+      if (t.albumId === a.albumId && t.albumArtist === a.albumArtist && t.compilation === a.compilation && sameList(t.albumArtistIds, a.albumArtistIds)) continue;
+      const changed = { ...t, ...a };
+      next.set(id, changed);
+      touched.set(id, changed);
+    }
+
+    const derived = aggregate(next.values());
+    const changes: LibraryChanges = { upsertTracks: [...touched.values()], removeTracks: removed.map((t) => t._id) };
+    const counts = {
+      albums: diff(derived.albums, catalog.albums, (docs, ids) => ((changes.upsertAlbums = docs), (changes.removeAlbums = ids))),
+      artists: diff(derived.artists, catalog.artists, (docs, ids) => ((changes.upsertArtists = docs), (changes.removeArtists = ids))),
+      genres: diff(derived.genres, catalog.genres, (docs, ids) => ((changes.upsertGenres = docs), (changes.removeGenres = ids))),
+    };
+    const durationMs = Date.now() - started;
+    changes.lastScan = { at: new Date(), full, durationMs, found: plan.walk.files.length, read: input.plan.toRead.length, failed: failed.length };
+    const before = catalog.revision;
+    const rev = await library.commit(changes);
+    await catalog.sync();
+    const result: ScanResult = {
+      full,
+      roots: plan.roots.map((r) => r.name),
+      found: plan.walk.files.length,
+      unchanged: plan.unchanged.length + (input.updated.length - updated.length),
+      added: added.length,
+      updated: updated.length,
+      moved: moved.length,
+      removed: removed.length,
+      read: input.plan.toRead.length,
+      failed: failed.sort((a, b) => (a.path < b.path ? -1 : 1)),
+      walkErrors: plan.walk.errors,
+      ...counts,
+      rev,
+      durationMs,
+    };
+    if (rev !== before && this.deps.bus) {
+      await this.deps.bus
+        .publish(SUBJECTS.libraryChanged, { rev, added: result.added, updated: result.updated, moved: result.moved, removed: result.removed })
+        .catch(() => undefined);
+    }
+    return result;
+  }
+}
+
+function withoutTimes(t: TrackDoc): Record<string, unknown> {
+  const { updatedAt: _u, rev: _r, ...rest } = t;
+  return rest;
+}
+
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Derived documents that are new or differ, and ids that are gone; returns the counts. */
+function diff<T extends { _id: string; createdAt?: Date }>(
+  next: T[],
+  current: ReadonlyMap<string, T>,
+  apply: (docs: T[], removed: string[]) => void,
+): EntityCounts {
+  const docs: T[] = [];
+  let added = 0;
+  let updated = 0;
+  const seen = new Set<string>();
+  for (const d of next) {
+    seen.add(d._id);
+    const was = current.get(d._id);
+    if (!was) {
+      docs.push(d);
+      added++;
+    } else if (!sameDoc(was as unknown as Record<string, unknown>, d as unknown as Record<string, unknown>)) {
+      docs.push(d);
+      updated++;
+    }
+  }
+  const removed = [...current.keys()].filter((id) => !seen.has(id));
+  apply(docs, removed);
+  return { added, updated, removed: removed.length };
+}
