@@ -7,12 +7,13 @@
  * the journal, undo conflict checks and change detection rely on. Only the bytes are dropped unless
  * `{ artwork: true }` is asked. The bench shows what that costs (bench/tags).
  */
-import { stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import {
   CouldNotDetermineFileTypeError,
   UnsupportedFileTypeError,
   parseBuffer,
-  parseFile,
+  parseFromTokenizer,
   selectCover,
   type IAudioMetadata,
   type IPicture,
@@ -23,6 +24,7 @@ import { familyOfNativeType, formatOf, isLossless, profileOf, type TagFamily } f
 import { ALBUM_TYPE_JOINER, MULTI_VALUE_JOINER, NUMERIC_FIELDS, TAG_MAPPING, parseNumberPair, usesNumberPair, type MappedKey } from './mapping.ts';
 import { artworkInfo } from './image-info.ts';
 import { TAG_ERRORS, TagsonicError, fsError, invalid, unsupported } from './errors.ts';
+import { BlockFileTokenizer } from './file-tokenizer.ts';
 
 /** Parsing gives up after this long: music-metadata has had hangs on hostile ASF/MP4 files (NOTES.md). */
 export const DEFAULT_READ_TIMEOUT_MS = 20_000;
@@ -69,17 +71,30 @@ function toArtwork(picture: IPicture): Artwork {
 }
 
 export async function inspectFile(path: string, timeoutMs = DEFAULT_READ_TIMEOUT_MS): Promise<Inspection> {
+  let file: FileHandle;
   let size: number;
   try {
-    const st = await stat(path);
-    if (!st.isFile()) throw invalid(TAG_ERRORS.NOT_A_FILE, `${path} is not a regular file.`, { path });
-    size = st.size;
+    // O_NONBLOCK: opening a FIFO named like a song must not wait for a writer.
+    file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     throw fsError(err, path);
   }
-  if (size === 0) throw invalid(TAG_ERRORS.EMPTY_FILE, `${path} is empty (0 bytes): there is no audio to read.`, { path });
-  const meta = await withTimeout(parseFile(path, { duration: false }), timeoutMs, path);
-  return describe(meta, size, path);
+  try {
+    const st = await file.stat();
+    if (!st.isFile()) throw invalid(TAG_ERRORS.NOT_A_FILE, `${path} is not a regular file.`, { path });
+    size = st.size;
+    if (size === 0) throw invalid(TAG_ERRORS.EMPTY_FILE, `${path} is empty (0 bytes): there is no audio to read.`, { path });
+  } catch (err) {
+    await file.close();
+    throw err;
+  }
+  const tokenizer = new BlockFileTokenizer(file, size, path);
+  try {
+    const meta = await withTimeout(parseFromTokenizer(tokenizer, { duration: false }), timeoutMs, path);
+    return describe(meta, size, path);
+  } finally {
+    await tokenizer.close();
+  }
 }
 
 /** Same as `inspectFile` for bytes already in memory (the safe write parses what it is about to replace). */
