@@ -222,6 +222,9 @@ function sortInfo(sort: Sort | undefined): SortInfo | null {
 
 /** Builds the plan one index offers for the analysed filter and sort (null when it offers nothing). */
 export function planForIndex(index: IndexDef, analysis: FilterAnalysis, sort: Sort | undefined): IndexPlan | null {
+  const first = index.keys[0]![0];
+  // Cheap rejection: an index helps only through its first field, be it filtered or sorted on.
+  if (!analysis.fields.has(first) && !(sort && Object.keys(sort).includes(first))) return null;
   let prefixes: Buffer[] = [Buffer.from([index.no])];
   let exact = !analysis.residual;
   const consumed = new Set<string>();
