@@ -10,7 +10,7 @@ import { conflict, isTagsonicError, unavailable } from '@tagsonic/core/errors';
 import { newId } from '@tagsonic/core';
 import type { MediaRoot, MediaRoots } from '@tagsonic/core/media';
 import { SUBJECTS } from '@tagsonic/core/tasks';
-import { createTagReaderPool, type ReadResult, type TagReaderPool } from '@tagsonic/core/tags';
+import { createTagReaderPool, readTags, type ReadResult, type TagReaderPool } from '@tagsonic/core/tags';
 import {
   aggregate,
   assignAlbums,
@@ -105,6 +105,9 @@ export interface ChangeSummary {
   sidecarChanges: number;
 }
 
+/** Up to this many files are read in this thread, without starting the reader pool. */
+const INLINE_READS = 24;
+const INLINE_IN_FLIGHT = 4;
 const LOCK_TTL_MS = 60_000;
 const LOCK_RENEW_MS = 15_000;
 const DEFAULT_ROOTS_EXCLUDE = new Set(['webdav']);
@@ -279,13 +282,17 @@ export class Scanner {
       for (const t of plan.missing.values()) missingByContent.set(contentKey(t.size, t.mtimeMs, t.fp), t);
 
       if (plan.toRead.length > 0) {
-        pool = createTagReaderPool({ threads: this.deps.readerThreads, inFlightPerThread: this.deps.inFlightPerThread });
-        const reader = pool;
+        // Starting reader threads costs more than reading a handful of files here (the watcher's usual case).
+        let readFile: (p: string) => Promise<ReadResult>;
+        if (plan.toRead.length > INLINE_READS) {
+          const reader = (pool = createTagReaderPool({ threads: this.deps.readerThreads, inFlightPerThread: this.deps.inFlightPerThread }));
+          readFile = (p) => reader.read(p);
+        } else readFile = limited(INLINE_IN_FLIGHT, (p: string) => readTags(p));
         await Promise.all(
           plan.toRead.map(async ({ file, existing }) => {
             let read: ReadResult;
             try {
-              read = await reader.read(file.path);
+              read = await readFile(file.path);
             } catch (e) {
               if (!isTagsonicError(e) || e.kind === 'unavailable') throw e;
               failed.push({ path: file.path, code: e.code, message: e.message });
@@ -363,27 +370,30 @@ export class Scanner {
   }): Promise<ScanResult> {
     const { catalog, library } = this.deps;
     const { plan, added, moved, removed, full, failed, started } = input;
-    // In a full scan a re-read file that came out the same is not an update.
-    const updated = input.updated.filter((t) => {
-      const before = catalog.tracks.get(t._id);
-      return !before || !sameDoc(withoutTimes(before), withoutTimes(t));
-    });
-
     // The whole library after this scan, then album assignment over it (it depends on siblings).
     const next = new Map(catalog.tracks);
     for (const t of removed) next.delete(t._id);
-    for (const t of [...updated, ...moved, ...added]) next.set(t._id, t);
-    const assignments = assignAlbums(next.values());
-    const touched = new Map<string, TrackDoc>();
-    for (const t of [...updated, ...moved, ...added]) touched.set(t._id, t);
-    for (const [id, a] of assignments) {
+    const candidates = [...input.updated, ...moved, ...added];
+    for (const t of candidates) next.set(t._id, t);
+    for (const [id, a] of assignAlbums(next.values())) {
       const t = next.get(id)!;
       if (t.albumId === a.albumId && t.albumArtist === a.albumArtist && t.compilation === a.compilation && sameList(t.albumArtistIds, a.albumArtistIds)) continue;
-      const changed = { ...t, ...a };
-      next.set(id, changed);
-      touched.set(id, changed);
+      next.set(id, { ...t, ...a });
     }
-
+    const touched = new Map<string, TrackDoc>();
+    let updatedCount = 0;
+    const reread = new Set(input.updated.map((t) => t._id));
+    for (const t of next.values()) {
+      const before = catalog.tracks.get(t._id);
+      if (before === t) continue;
+      // A re-read file that came out the same (a full scan) is not an update, and keeps its times.
+      if (before && sameDoc(withoutTimes(before), withoutTimes(t))) {
+        next.set(t._id, before);
+        continue;
+      }
+      touched.set(t._id, t);
+      if (reread.has(t._id)) updatedCount++;
+    }
     const derived = aggregate(next.values());
     const changes: LibraryChanges = { upsertTracks: [...touched.values()], removeTracks: removed.map((t) => t._id) };
     const counts = {
@@ -400,9 +410,9 @@ export class Scanner {
       full,
       roots: plan.roots.map((r) => r.name),
       found: plan.walk.files.length,
-      unchanged: plan.unchanged.length + (input.updated.length - updated.length),
+      unchanged: plan.unchanged.length + (input.updated.length - updatedCount),
       added: added.length,
-      updated: updated.length,
+      updated: updatedCount,
       moved: moved.length,
       removed: removed.length,
       read: input.plan.toRead.length,
@@ -424,6 +434,22 @@ export class Scanner {
 function withoutTimes(t: TrackDoc): Record<string, unknown> {
   const { updatedAt: _u, rev: _r, ...rest } = t;
   return rest;
+}
+
+/** Wraps `fn` so at most `n` calls run at once. */
+function limited<A, R>(n: number, fn: (a: A) => Promise<R>): (a: A) => Promise<R> {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async (a) => {
+    if (running >= n) await new Promise<void>((r) => waiting.push(r));
+    running++;
+    try {
+      return await fn(a);
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
 }
 
 const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
