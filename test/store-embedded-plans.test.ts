@@ -58,6 +58,12 @@ describe('embedded store query plans', () => {
     }
   });
 
+  it('pages past the end are empty', async () => {
+    expect(await tracks.find({}, { sort: { title: 1 }, skip: N + 5, limit: 10 })).toEqual([]);
+    expect(await tracks.find({ albumId: 'al3' }, { sort: { disc: 1, track: 1 }, skip: 10, limit: 10 })).toEqual([]);
+    expect((await tracks.find({ albumId: 'al3' }, { sort: { disc: -1, track: -1 }, skip: 9, limit: 10 })).map((d) => d._id)).toEqual(['id000030']);
+  });
+
   it('walks a descending index both ways', async () => {
     const newest = await tracks.explain({}, { sort: { created: -1 }, skip: 100, limit: 10 });
     expect(newest).toMatchObject({ index: 'created_-1', sortedByIndex: true, docsExamined: 10 });

@@ -122,8 +122,8 @@ function* indexIds(view: CollectionView, plan: IndexPlan, stats: ExecStats, skip
     let nativeOffset = 0;
     if (r === 0 && skip > 0) {
       // lmdb's offset walk does not stop at the range end: skipping past it would walk the rest of
-      // the index database for nothing.
-      if (view.index.getCount({ start: range.start, end: range.end } as RangeOptions) <= skip) return;
+      // the index database for nothing. The planner's count (exact below its cap) tells.
+      if (plan.estimateExact && plan.estimate <= skip) return;
       if (!plan.needsGrouping) nativeOffset = skip;
       else {
         // Find the tie group holding the skip-th entry, count what precedes it, and start there.

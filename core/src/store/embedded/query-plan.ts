@@ -159,7 +159,9 @@ export type Plan =
       exact: boolean;
       /** Equality/range constrained (not a plain ordered walk of the whole index). */
       constrained: boolean;
+      /** Index entries in `ranges` (capped at ESTIMATE_CAP unless `estimateExact`). */
       estimate: number;
+      estimateExact: boolean;
     };
 
 export type IndexPlan = Extract<Plan, { kind: 'index' }>;
@@ -290,7 +292,7 @@ export function planForIndex(index: IndexDef, analysis: FilterAnalysis, sort: So
   // Equal keys come in ascending _id order walking forward, descending walking backward; the whole key
   // must be the tie group or ties would follow the remaining index fields instead of _id.
   const needsGrouping = sorted && (groupComponents < index.keys.length || (reverse ? tieDir === 1 : tieDir === -1));
-  return { kind: 'index', index, ranges, reverse, sorted, groupComponents, needsGrouping, tieDir, exact, constrained, estimate: Number.POSITIVE_INFINITY };
+  return { kind: 'index', index, ranges, reverse, sorted, groupComponents, needsGrouping, tieDir, exact, constrained, estimate: Number.POSITIVE_INFINITY, estimateExact: false };
 }
 
 export interface PlanContext {
@@ -300,7 +302,7 @@ export interface PlanContext {
   totalDocs(): number;
 }
 
-const ESTIMATE_CAP = 20_000;
+export const ESTIMATE_CAP = 20_000;
 
 export function choosePlan(ctx: PlanContext, filter: Filter, sort: Sort | undefined, need: number): Plan {
   const analysis = analyzeFilter(filter);
@@ -334,8 +336,11 @@ export function choosePlan(ctx: PlanContext, filter: Filter, sort: Sort | undefi
         if (n >= ESTIMATE_CAP) break;
       }
       p.estimate = n;
+      p.estimateExact = n < ESTIMATE_CAP;
     } else {
+      // A walkable index is neither sparse nor multikey: one entry per document.
       p.estimate = ctx.totalDocs();
+      p.estimateExact = true;
     }
     plans.push(p);
   }
