@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { fold, indexLetter, matchesTerms, searchTerms, sortKey, splitArtists, splitGenres } from './text.ts';
+import { albumIdFor, artistIdFor, folderIdFor, idKind } from './ids.ts';
+import { orderKey } from './catalog.ts';
+
+describe('fold', () => {
+  it('ignores case, width and Latin accents', () => {
+    expect(fold('ＰＡＰＥＲ Ｓｉｇｎａｌ')).toBe('paper signal');
+    expect(fold('Björk Guðmundsdóttir')).toBe('bjork gudmundsdottir');
+    expect(fold('Łukasz Żółć')).toBe('lukasz zolc');
+    expect(fold('Café NOIR')).toBe('cafe noir');
+  });
+
+  it('keeps CJK as it is, and kana marks (が is not か)', () => {
+    expect(fold('周杰倫')).toBe('周杰倫');
+    expect(fold('が')).not.toBe(fold('か'));
+    expect(fold('ｶﾞ')).toBe('ガ');
+  });
+});
+
+describe('splitArtists', () => {
+  it('splits on every separator of the spec and keeps order', () => {
+    expect(splitArtists('A/B')).toEqual(['A', 'B']);
+    expect(splitArtists('A & B')).toEqual(['A', 'B']);
+    expect(splitArtists('城市漫遊者、李曉東')).toEqual(['城市漫遊者', '李曉東']);
+    expect(splitArtists('A,B')).toEqual(['A', 'B']);
+    expect(splitArtists('ミドリノソラ，月影バンド')).toEqual(['ミドリノソラ', '月影バンド']);
+    expect(splitArtists('赵长青 feat. 张国华')).toEqual(['赵长青', '张国华']);
+    expect(splitArtists('A ft. B')).toEqual(['A', 'B']);
+    expect(splitArtists('A Feat B')).toEqual(['A', 'B']);
+    expect(splitArtists('A (feat. B, C)')).toEqual(['A', 'B', 'C']);
+    expect(splitArtists('A, feat. B')).toEqual(['A', 'B']);
+  });
+
+  it('drops empties and duplicates, and leaves words containing "feat" alone', () => {
+    expect(splitArtists(' A / / a ')).toEqual(['A']);
+    expect(splitArtists('Defeated Sanity')).toEqual(['Defeated Sanity']);
+    expect(splitArtists('Featherweight')).toEqual(['Featherweight']);
+    expect(splitArtists('')).toEqual([]);
+  });
+});
+
+describe('splitGenres', () => {
+  it('splits ; , / and keeps &', () => {
+    expect(splitGenres(['Indie;Electronic'])).toEqual(['Indie', 'Electronic']);
+    expect(splitGenres(['Pop; Hip-Hop', 'pop'])).toEqual(['Pop', 'Hip-Hop']);
+    expect(splitGenres(['民謠, Indie'])).toEqual(['民謠', 'Indie']);
+    expect(splitGenres(['R&B', 'Drum & Bass'])).toEqual(['R&B', 'Drum & Bass']);
+  });
+});
+
+describe('index letters and order', () => {
+  it('ignores articles and accents', () => {
+    expect(indexLetter('The Beatles')).toBe('B');
+    expect(indexLetter('Les Étoiles Perdues')).toBe('E');
+    expect(indexLetter('Die Ärzte')).toBe('A');
+    expect(indexLetter('A-ha')).toBe('A');
+    expect(indexLetter('Édith Piaf')).toBe('E');
+    expect(sortKey('The The')).toBe('the');
+  });
+
+  it('puts Chinese names under their pinyin initial', () => {
+    const cases: Record<string, string> = { 周杰伦: 'Z', 王菲: 'W', 林俊杰: 'L', 陈奕迅: 'C', 張學友: 'Z', 劉德華: 'L', 蔡依林: 'C', 五月天: 'W', 阿杜: 'A', 八三夭: 'B', 邓紫棋: 'D', 郭听风: 'G' };
+    for (const [name, letter] of Object.entries(cases)) expect(indexLetter(name), name).toBe(letter);
+  });
+
+  it('groups digits, kana and hangul under #', () => {
+    expect(indexLetter('2Cellos')).toBe('#');
+    expect(indexLetter('ミドリノソラ')).toBe('#');
+    expect(indexLetter('별빛소년')).toBe('#');
+  });
+
+  it('orders naturally (Vol. 2 before Vol. 10) and Chinese among Latin by initial', () => {
+    const names = ['Vol. 10', 'Vol. 2', '周杰伦', 'Zoe', 'Adele', '阿杜', 'Bob'];
+    expect([...names].sort((a, b) => (orderKey(a) < orderKey(b) ? -1 : 1))).toEqual(['Adele', '阿杜', 'Bob', 'Vol. 2', 'Vol. 10', 'Zoe', '周杰伦']);
+  });
+});
+
+describe('search terms', () => {
+  it('folds words and drops quotes and wildcards', () => {
+    expect(searchTerms('"Café"  Noir*')).toEqual(['cafe', 'noir']);
+    expect(searchTerms('*')).toEqual([]);
+    expect(searchTerms(undefined)).toEqual([]);
+    expect(matchesTerms(fold('Café Noir à Paris'), searchTerms('paris CAFE'))).toBe(true);
+    expect(matchesTerms(fold('Café Noir'), searchTerms('paris'))).toBe(false);
+  });
+});
+
+describe('ids', () => {
+  it('derives stable album, artist and folder ids and tells kinds apart', () => {
+    expect(albumIdFor('The Band', 'Album')).toBe(albumIdFor('the band', 'ALBUM'));
+    expect(albumIdFor('A', 'B')).not.toBe(albumIdFor('B', 'A'));
+    expect(artistIdFor('Björk')).toBe(artistIdFor('bjork'));
+    expect(idKind(albumIdFor('a', 'b'))).toBe('album');
+    expect(idKind(artistIdFor('a'))).toBe('artist');
+    expect(idKind(folderIdFor('/music'))).toBe('folder');
+    expect(idKind('0192a3b4c5d6e7f8a9b0c1d2')).toBe('track');
+    expect(idKind('2')).toBe('musicFolder');
+    expect(idKind('al-xyz')).toBeNull();
+    expect(idKind('../etc/passwd')).toBeNull();
+  });
+});
