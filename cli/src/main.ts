@@ -4,6 +4,8 @@ import { CliError } from './cli-error.ts';
 import { start } from './commands/start.ts';
 import { tags } from './commands/tags.ts';
 import { passwd } from './commands/passwd.ts';
+import { license } from './commands/license.ts';
+import { subsonicPassword } from './commands/subsonic-password.ts';
 
 const HELP = `tagsonic — self-hosted music library manager
 
@@ -13,6 +15,10 @@ const HELP = `tagsonic — self-hosted music library manager
   tagsonic worker           command worker only (distributed mode)
   tagsonic tags show|set|undo …   read, write and undo tags with the product's engine and journal
   tagsonic passwd USER      set a user's password
+  tagsonic subsonic-password USER [--clear]
+                            set (or clear) the password Subsonic clients use for USER
+  tagsonic license issue [--forever] [--days N]
+                            print a V2 activation code for this installation
 
 Configuration is by environment variables; see README.md.`;
 
@@ -29,6 +35,10 @@ async function main(argv: string[]): Promise<void> {
       return tags(args);
     case 'passwd':
       return passwd(args);
+    case 'subsonic-password':
+      return subsonicPassword(args);
+    case 'license':
+      return license(args);
     case undefined:
     case 'help':
     case '--help':

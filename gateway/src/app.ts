@@ -1,10 +1,25 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
 import { registerAuth } from './auth.ts';
-import { useEnvelopeErrors } from './envelope.ts';
+import { errorEnvelope, notFoundEnvelope, useEnvelopeErrors } from './envelope.ts';
 import type { GatewayDeps } from './deps.ts';
+import { buildContext } from './services.ts';
+import { isApiPath, registerDashboard, SECURITY_HEADERS } from './static.ts';
 import { healthRoutes } from './routes/health.ts';
 import { tokenRoutes } from './routes/token.ts';
+import { userRoutes } from './routes/user.ts';
+import { adminRoutes } from './routes/admin.ts';
+import { fileListRoutes } from './routes/file-list.ts';
+import { fileId3ListRoutes } from './routes/file-id3-list.ts';
+import { musicId3Routes } from './routes/music-id3.ts';
+import { mediaRoutes } from './routes/media.ts';
+import { imageRoutes } from './routes/images.ts';
+import { logoRoutes } from './routes/logo.ts';
 import { updateId3Routes } from './routes/update-id3.ts';
+import { undoRoutes } from './routes/undo.ts';
+import { folderStateRoutes } from './routes/folder-state.ts';
+import { previewRegexRoutes } from './routes/preview-regex.ts';
+import { recordRoutes } from './routes/record.ts';
 import { eventRoutes } from './routes/events.ts';
 
 /**
@@ -20,13 +35,46 @@ export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions 
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
     ...options,
   });
-  await registerAuth(app, deps.secrets.jwtKey);
+  const ctx = await buildContext(deps);
+  await registerAuth(app, { jwtKey: deps.secrets.jwtKey, csrfSecret: deps.secrets.csrfSecret, users: deps.users });
+  app.addHook('onSend', async (_request, reply) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
+  });
+
   await app.register(async (dashboardApi) => {
     useEnvelopeErrors(dashboardApi);
-    await tokenRoutes(dashboardApi, deps);
-    await updateId3Routes(dashboardApi, deps);
-    await eventRoutes(dashboardApi, deps);
+    await dashboardApi.register(fastifyMultipart, { limits: { files: 1, fields: 10, fileSize: 10 * 1024 * 1024 } });
+    await tokenRoutes(dashboardApi, ctx);
+    await userRoutes(dashboardApi, ctx);
+    await adminRoutes(dashboardApi, ctx);
+    await fileListRoutes(dashboardApi, ctx);
+    await fileId3ListRoutes(dashboardApi, ctx);
+    await musicId3Routes(dashboardApi, ctx);
+    await mediaRoutes(dashboardApi, ctx);
+    await imageRoutes(dashboardApi, ctx);
+    await logoRoutes(dashboardApi, ctx);
+    await updateId3Routes(dashboardApi, ctx);
+    await undoRoutes(dashboardApi, ctx);
+    await folderStateRoutes(dashboardApi, ctx);
+    await previewRegexRoutes(dashboardApi);
+    await recordRoutes(dashboardApi, ctx);
+    await eventRoutes(dashboardApi, ctx);
   });
-  await healthRoutes(app, deps);
+  await healthRoutes(app, ctx);
+
+  const page = await registerDashboard(app, ctx.dashboardDir);
+  app.setNotFoundHandler(async (request, reply) => {
+    const url = request.url.split('?')[0];
+    if (isApiPath(url) || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return reply.status(404).send(notFoundEnvelope(request.method, url));
+    }
+    return page(request, reply);
+  });
+  // Outside the dashboard API (healthz, static files): same rule, 5xx details never reach a client.
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body } = errorEnvelope(error);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.status(status).send(body);
+  });
   return app;
 }

@@ -2,8 +2,12 @@ import type { Bus } from '@tagsonic/core/bus';
 import type { Store } from '@tagsonic/core/store';
 import type { MediaRoots } from '@tagsonic/core/media';
 import type { Tasks } from '@tagsonic/core/tasks';
-import type { Users } from '@tagsonic/core/users';
+import type { Users, SubsonicCredentials } from '@tagsonic/core/users';
 import type { Config, Secrets } from '@tagsonic/core/config';
+import type { TagJournal } from '@tagsonic/core/tags';
+import type { LoginThrottle } from '@tagsonic/core/auth';
+import type { DirectoryLister, FileStates } from '@tagsonic/core/files';
+import type { Records } from '@tagsonic/core/records';
 
 /** Everything the gateway needs, built by the composition root (cli) for either mode. */
 export interface GatewayDeps {
@@ -16,4 +20,27 @@ export interface GatewayDeps {
   tasks: Tasks;
   /** Our own build id, shown by /healthz beside the spec's versions. */
   buildId: string;
+  /** The tag journal (undo); built on the data dir like the runtime's when not given. */
+  journal?: TagJournal;
+  /** Where the built dashboard is (default: dashboard/dist of this checkout). */
+  dashboardDir?: string;
+  /** Login throttle limits (tests lower them). */
+  loginLimits?: { maxFailures: number; windowMs: number };
+}
+
+/** The deps plus the gateway's own services, handed to every route module. */
+export interface Ctx extends GatewayDeps {
+  journal: TagJournal;
+  subsonic: SubsonicCredentials;
+  throttle: LoginThrottle;
+  fileStates: FileStates;
+  lister: DirectoryLister;
+  records: Records;
+  /** data/uploads: covers uploaded for the editor (served back by URL, embedded by update_id3). */
+  uploadsDir: string;
+  /** data/background: the custom background picture. */
+  backgroundDir: string;
+  dashboardDir: string;
+  /** Real path of the home folder (the spec's /app): listed as the folders inside it that are roots. */
+  homeDir: string;
 }

@@ -31,11 +31,18 @@ const STATUS: Record<ErrorKind, number> = {
 /** Numeric codes: the HTTP status × 100, plus a few named ones the spec's client knows (40302). */
 const NAMED_CODES: Record<string, number> = {
   TAGSONIC_ERR_AUTH_V1_RESTRICTED: 40302,
+  TAGSONIC_ERR_AUTH_RATE_LIMITED: 42900,
+};
+
+/** Error codes whose HTTP status is not their kind's default. */
+const NAMED_STATUS: Record<string, number> = {
+  TAGSONIC_ERR_AUTH_RATE_LIMITED: 429,
+  TAGSONIC_ERR_UPLOAD_TOO_LARGE: 413,
 };
 
 export function errorEnvelope(e: unknown): { status: number; body: Envelope<{ error: string } | null> } {
   if (isTagsonicError(e)) {
-    const status = STATUS[e.kind];
+    const status = NAMED_STATUS[e.code] ?? STATUS[e.kind];
     const message = status >= 500 && e.kind === 'internal' ? 'Internal error' : e.message;
     return {
       status,
@@ -66,13 +73,10 @@ export function sendError(reply: FastifyReply, e: unknown): FastifyReply {
 /** Installs the envelope error handler on an encapsulated context (the dashboard API). */
 export function useEnvelopeErrors(app: FastifyInstance): void {
   app.setErrorHandler((error, _request, reply) => sendError(reply, error));
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({
-      result: false,
-      code: 40400,
-      message: `No route ${request.method} ${request.url.split('?')[0]}`,
-      msg: 'Not found',
-      data: { error: 'TAGSONIC_ERR_HTTP_NO_ROUTE' },
-    }),
-  );
+}
+
+/** The answer for a path no route serves (the app's not-found handler decides between this and the dashboard page). */
+export function notFoundEnvelope(method: string, url: string): Envelope<{ error: string }> {
+  const message = `No route ${method} ${url}`;
+  return { result: false, code: 40400, message, msg: message, data: { error: 'TAGSONIC_ERR_HTTP_NO_ROUTE' } };
 }

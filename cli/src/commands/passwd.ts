@@ -9,7 +9,7 @@ import { CliError } from '../cli-error.ts';
 export async function passwd(args: string[]): Promise<void> {
   const username = args[0];
   if (!username) throw new CliError('usage: tagsonic passwd USER');
-  const password = process.stdin.isTTY ? await askTwice() : (await readAll(process.stdin)).replace(/\r?\n$/, '');
+  const password = await readPassword();
   const rt = await openRuntime();
   try {
     await rt.users.setPassword(username, password);
@@ -17,6 +17,11 @@ export async function passwd(args: string[]): Promise<void> {
   } finally {
     await rt.close();
   }
+}
+
+/** A new password: asked twice on a terminal, else one line of standard input. */
+export async function readPassword(): Promise<string> {
+  return process.stdin.isTTY ? askTwice() : (await readAll(process.stdin)).replace(/\r?\n$/, '');
 }
 
 async function askTwice(): Promise<string> {

@@ -19,6 +19,8 @@ export interface Config {
   natsUrl: string | undefined;
   /** First start only: the admin's password (else a random one is printed once). */
   adminPassword: string | undefined;
+  /** First start only: the admin's Subsonic password (Subsonic clients cannot use scrypt hashes). */
+  subsonicPassword: string | undefined;
   /** Worker concurrency per command consumer. */
   workerConcurrency: number;
   /** Proxies allowed to set X-Forwarded-For (comma-separated addresses/CIDRs). */
@@ -42,6 +44,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     mongodbUrl: env.TAGSONIC_MONGODB_URL || undefined,
     natsUrl: env.TAGSONIC_NATS_URL || undefined,
     adminPassword: env.TAGSONIC_ADMIN_PASSWORD || undefined,
+    subsonicPassword: env.TAGSONIC_SUBSONIC_PASSWORD || undefined,
     workerConcurrency: int(env, 'TAGSONIC_WORKER_CONCURRENCY', 4, 1, 256),
     trustedProxies: (env.TAGSONIC_TRUSTED_PROXIES || '').split(',').map((s) => s.trim()).filter(Boolean),
     logLevel: env.TAGSONIC_LOG_LEVEL || 'info',

@@ -1,2 +1,3 @@
 export * from './password.ts';
 export * from './users.ts';
+export * from './subsonic-credentials.ts';

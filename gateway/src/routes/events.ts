@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { EVENT_PATTERN } from '@tagsonic/core/tasks';
 import { requireUser } from '../auth.ts';
-import type { GatewayDeps } from '../deps.ts';
+import type { Ctx as GatewayDeps } from '../deps.ts';
 
 const HEARTBEAT_MS = 15_000;
 

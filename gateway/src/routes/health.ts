@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { VERSION } from '@tagsonic/core/config';
 import { HealthResponse } from '../schemas/health.ts';
-import type { GatewayDeps } from '../deps.ts';
+import type { Ctx as GatewayDeps } from '../deps.ts';
 
 /** GET /healthz: versions, mode, store and bus drivers with their health. 503 when either is down. */
 export async function healthRoutes(app: FastifyInstance, deps: GatewayDeps): Promise<void> {

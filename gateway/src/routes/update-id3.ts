@@ -1,25 +1,50 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { EDITABLE_FIELDS, type TagValues } from '@tagsonic/core/tags';
+import { EDITABLE_FIELDS, readArtwork, readTags, sniffImage, type ReadResult, type TagValues } from '@tagsonic/core/tags';
 import { SUBJECTS, type TaskProgress } from '@tagsonic/core/tasks';
-import { TagsonicError } from '@tagsonic/core/errors';
+import { TagsonicError, invalid } from '@tagsonic/core/errors';
+import { readFolderCover, readLyricsFile, renameTarget, renameTrack, toJpeg, writeFolderCover, writeLyricsFile } from '@tagsonic/core/files';
+import { CLEAR_PLACEHOLDER, hasVariables, renderTemplate, templateVariables } from '@tagsonic/core/templates';
 import { ok } from '../envelope.ts';
 import { requireUser } from '../auth.ts';
 import { UpdateId3Request, UpdateId3Response } from '../schemas/tags.ts';
 import { ErrorEnvelope } from '../schemas/common.ts';
-import type { GatewayDeps } from '../deps.ts';
+import { readUpload, UPLOAD_ID } from './media.ts';
+import type { Ctx } from '../deps.ts';
 
-/** The placeholder the dashboard sends for an emptied field: it clears the tag. */
-const CLEAR = '${null}';
 /** How long a save waits for the workers before answering with the task still running. */
 const WAIT_MS = 30_000;
+const UPLOAD_URL = new RegExp(`^/apimt/uploaded_image/(${UPLOAD_ID.slice(1, -1)})$`);
+const DATA_URL = /^data:image\/(?:jpeg|jpg|png|webp|gif|bmp);base64,([A-Za-z0-9+/=\s]+)$/;
+
+type Info = Record<string, unknown> & {
+  file_full_path: string;
+  is_save_lyrics_file?: boolean;
+  is_import_lyrics_file?: boolean;
+  is_save_album_cover?: boolean;
+  is_import_album_cover?: boolean;
+  filename?: string | null;
+  album_img?: string | null;
+};
+
+/** One file of the save, checked and prepared before anything on disk changes. */
+interface Plan {
+  info: Info;
+  path: string;
+  fields: TagValues;
+  artwork?: { mime: string; base64: string } | null;
+  renameTo: string | null;
+}
 
 /**
- * POST /apimt/update_id3/: writes the tags of one or more files. The gateway checks the paths,
- * records a task and queues one command per file; workers write; the answer waits for the task to
- * finish so the editor can say 修改成功！ or show the file's error.
+ * POST /apimt/update_id3/: saves the tags of one or more files. Everything is checked first (paths,
+ * values, templates, covers, new names) so a bad entry changes nothing. Then renames are done, one
+ * task is recorded with one command per file, and the workers write through the safe-write protocol
+ * and the journal (every tag write is undoable). The answer waits for the task so the editor can say
+ * 修改成功！; the .lrc and cover.jpg beside the files are written after their tags.
  */
-export async function updateId3Routes(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
+export async function updateId3Routes(app: FastifyInstance, ctx: Ctx): Promise<void> {
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/apimt/update_id3/',
     {
@@ -27,61 +52,145 @@ export async function updateId3Routes(app: FastifyInstance, deps: GatewayDeps): 
       schema: { body: UpdateId3Request, response: { 200: UpdateId3Response, '4xx': ErrorEnvelope } },
     },
     async (request) => {
-      const items = [];
-      for (const info of request.body.music_id3_info) {
-        const { path } = await deps.roots.resolve(info.file_full_path);
-        items.push({ path, payload: { path, actor: request.user.username, fields: toTagValues(info) } });
+      const plans: Plan[] = [];
+      const targets = new Set<string>();
+      for (const info of request.body.music_id3_info as Info[]) {
+        const plan = await prepare(ctx, info);
+        if (plan.renameTo) {
+          if (targets.has(plan.renameTo)) {
+            throw invalid('TAGSONIC_ERR_FILES_NAME_TAKEN', `Two files would be renamed to ${path.basename(plan.renameTo)}.`);
+          }
+          targets.add(plan.renameTo);
+        }
+        plans.push(plan);
       }
-      const done = waitForTask(deps, WAIT_MS);
-      const task = await deps.tasks.create({
+      const renamedFrom = new Map<Plan, string>();
+      for (const plan of plans) {
+        if (!plan.renameTo) continue;
+        await renameTrack(plan.path, plan.renameTo);
+        await ctx.fileStates.move(plan.path, plan.renameTo);
+        renamedFrom.set(plan, plan.path);
+        plan.path = plan.renameTo;
+      }
+
+      const done = waitForTask(ctx, WAIT_MS);
+      const task = await ctx.tasks.create({
         kind: 'tags.write',
         action: '手动修改',
         actor: request.user.username,
         subject: SUBJECTS.tagsWrite,
-        items,
+        items: plans.map((p) => ({
+          path: p.path,
+          payload: { path: p.path, actor: request.user.username, fields: p.fields, ...(p.artwork !== undefined ? { artwork: p.artwork } : {}) },
+        })),
       });
       const final = await done.wait(task._id);
-      const report = await deps.tasks.listItems(task._id);
-      const data = {
-        task_id: task._id,
-        status: final?.status ?? 'running',
-        items: report.map((it) => ({
+      const report = await ctx.tasks.listItems(task._id);
+      const items = [];
+      for (let i = 0; i < report.length; i++) {
+        const it = report[i];
+        const plan = plans[i];
+        const side = it.status === 'success' ? await sideFiles(plan).catch((e: unknown) => ({ error: message(e) })) : {};
+        items.push({
           path: it.path,
-          status: it.status,
-          error: it.error,
+          status: 'error' in side ? 'fail' : it.status,
+          error: it.error ?? ('error' in side ? side.error : null),
           write_id: typeof it.result?.writeId === 'string' ? it.result.writeId : null,
-        })),
-      };
-      const failed = report.filter((it) => it.status === 'fail');
-      if (failed.length === report.length && failed.length > 0) {
-        throw new TagsonicError('invalid', 'TAGSONIC_ERR_TAGS_WRITE_FAILED', failed[0].error ?? 'The tags could not be written.', {
-          details: data,
+          renamed_from: renamedFrom.get(plan) ?? null,
+          lyrics_file: 'lyricsFile' in side ? (side.lyricsFile ?? null) : null,
+          cover_file: 'coverFile' in side ? (side.coverFile ?? null) : null,
         });
+      }
+      const data = { task_id: task._id, status: final?.status ?? 'running', items };
+      const failed = items.filter((it) => it.status === 'fail');
+      if (failed.length === items.length && failed.length > 0) {
+        throw new TagsonicError('invalid', 'TAGSONIC_ERR_TAGS_WRITE_FAILED', failed[0].error ?? 'The tags could not be written.', { details: data });
       }
       return ok(data, final ? '修改成功！' : '任务在后台努力运行中');
     },
   );
 }
 
-function toTagValues(info: Record<string, unknown>): TagValues {
-  const values: TagValues = {};
+async function prepare(ctx: Ctx, info: Info): Promise<Plan> {
+  const filePath = (await ctx.roots.resolve(info.file_full_path)).path;
+  let current: ReadResult | null = null;
+  const tags = async () => (current ??= await readTags(filePath));
+  const vars = async () => templateVariables(filePath, (await tags()).tags.fields);
+
+  const fields: TagValues = {};
   for (const field of EDITABLE_FIELDS) {
     const v = info[field];
     if (v === undefined) continue;
-    values[field] = v === null || v === CLEAR ? null : String(v);
+    if (v === null || v === CLEAR_PLACEHOLDER) fields[field] = null;
+    else if (typeof v === 'number') fields[field] = String(v);
+    else if (typeof v === 'string') fields[field] = hasVariables(v) ? renderTemplate(v, await vars()) : v;
   }
-  return values;
+  if (info.is_import_lyrics_file) {
+    const lrc = await readLyricsFile(filePath);
+    if (lrc === null) throw invalid('TAGSONIC_ERR_FILES_NO_LRC', `There is no ${path.basename(filePath, path.extname(filePath))}.lrc beside ${path.basename(filePath)} to import.`);
+    fields.lyrics = lrc;
+  }
+
+  let artwork: Plan['artwork'];
+  const img = info.album_img;
+  if (img === CLEAR_PLACEHOLDER) artwork = null;
+  else if (typeof img === 'string' && img !== '' && !img.startsWith('/apimt/file_cover/')) artwork = await coverFrom(ctx, img);
+  else if (info.is_import_album_cover) {
+    const cover = await readFolderCover(path.dirname(filePath));
+    if (!cover) throw invalid('TAGSONIC_ERR_FILES_NO_FOLDER_COVER', `The folder of ${path.basename(filePath)} has no cover.jpg to import.`);
+    artwork = { mime: cover.mime, base64: Buffer.from(cover.data).toString('base64') };
+  }
+
+  let renameTo: string | null = null;
+  if (typeof info.filename === 'string' && info.filename.trim() !== '' && info.filename !== CLEAR_PLACEHOLDER) {
+    const name = hasVariables(info.filename) ? renderTemplate(info.filename, await vars()) : info.filename;
+    if (name.includes('/')) throw invalid('TAGSONIC_ERR_FILES_BAD_NAME', 'A file name cannot contain "/"; files are renamed inside their folder.');
+    renameTo = await renameTarget(filePath, name);
+  }
+  return { info, path: filePath, fields, artwork, renameTo };
 }
+
+async function coverFrom(ctx: Ctx, img: string): Promise<{ mime: string; base64: string }> {
+  const upload = UPLOAD_URL.exec(img);
+  let data: Uint8Array;
+  if (upload) data = await readUpload(ctx, upload[1]);
+  else {
+    const m = DATA_URL.exec(img);
+    if (!m) {
+      throw invalid('TAGSONIC_ERR_TAGS_BAD_COVER', 'album_img must be a picture uploaded with /apimt/upload_image/ or a data: URL of a JPEG, PNG or WebP picture.');
+    }
+    data = new Uint8Array(Buffer.from(m[1].replace(/\s+/g, ''), 'base64'));
+  }
+  const header = sniffImage(data);
+  if (!header) throw invalid('TAGSONIC_ERR_TAGS_BAD_COVER', 'The new cover is not a picture.');
+  return { mime: header.mime, base64: Buffer.from(data).toString('base64') };
+}
+
+/** Writes the files beside a track after its tags: its .lrc and the folder's cover.jpg, from the saved values. */
+async function sideFiles(plan: Plan): Promise<{ lyricsFile?: string | null; coverFile?: string | null }> {
+  const out: { lyricsFile?: string | null; coverFile?: string | null } = {};
+  if (plan.info.is_save_lyrics_file) {
+    const lyrics = (await readTags(plan.path)).tags.fields.lyrics;
+    out.lyricsFile = lyrics ? await writeLyricsFile(plan.path, lyrics) : null;
+  }
+  if (plan.info.is_save_album_cover) {
+    const art = await readArtwork(plan.path);
+    out.coverFile = art ? await writeFolderCover(path.dirname(plan.path), await toJpeg(art.data)) : null;
+  }
+  return out;
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * Subscribes before the task exists so a fast worker's completion event is never missed; resolves
  * with the completion, or null after `ms`. It also re-reads the task every second, so a lost event
  * (a NATS reconnect) only delays the answer.
  */
-function waitForTask(deps: GatewayDeps, ms: number) {
+export function waitForTask(ctx: Ctx, ms: number) {
   const seen = new Map<string, TaskProgress>();
   let wake: (() => void) | null = null;
-  const sub = deps.bus.subscribe<TaskProgress>(SUBJECTS.taskCompleted, (_s, p) => {
+  const sub = ctx.bus.subscribe<TaskProgress>(SUBJECTS.taskCompleted, (_s, p) => {
     seen.set(p.taskId, p);
     wake?.();
   });
@@ -92,7 +201,7 @@ function waitForTask(deps: GatewayDeps, ms: number) {
         for (;;) {
           const event = seen.get(taskId);
           if (event) return event;
-          const task = await deps.tasks.get(taskId);
+          const task = await ctx.tasks.get(taskId);
           if (task.status !== 'running') {
             return { taskId, status: task.status, total: task.total, done: task.total, counts: task.counts };
           }

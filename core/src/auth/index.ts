@@ -1,0 +1,2 @@
+export * from './csrf.ts';
+export * from './login-throttle.ts';

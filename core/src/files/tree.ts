@@ -1,0 +1,112 @@
+import path from 'node:path';
+import type { DirEntry } from './listing.ts';
+import { iconFor, type TreeIcon } from './icons.ts';
+import type { ScrapeState } from './file-states.ts';
+
+/** A file tree node as the dashboard reads it (spec: "File tree node"). */
+export interface TreeNode {
+  /** Unique in the tree: the entry's absolute path. */
+  id: string;
+  name: string;
+  title: string;
+  icon: TreeIcon;
+  state: ScrapeState;
+  /** Always empty: the tree is loaded one level at a time. */
+  children: TreeNode[];
+  selected: boolean;
+  is_dir: boolean;
+  full_path: string;
+  size: number;
+  /** ISO 8601 modification time. */
+  update_time: string;
+}
+
+export const SORT_FIELDS = ['name', 'update_time', 'size', 'state', 'folder'] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+/** zh collation orders CJK by pinyin and Latin as usual; numeric makes "2" come before "10". */
+const collator = new Intl.Collator('zh', { numeric: true, sensitivity: 'base' });
+/** State order when sorting by state: not scraped first (what still needs work), then failed, then done. */
+const STATE_RANK: Record<string, number> = { null: 0, failed: 1, success: 2 };
+
+export function toNodes(dir: string, entries: readonly DirEntry[], states: ReadonlyMap<string, 'success' | 'failed'>): TreeNode[] {
+  return entries.map((e) => {
+    const full = path.join(dir, e.name);
+    return {
+      id: full,
+      name: e.name,
+      title: e.name,
+      icon: iconFor(e.name, e.isDir),
+      state: states.get(e.name) ?? null,
+      children: [],
+      selected: false,
+      is_dir: e.isDir,
+      full_path: full,
+      size: e.size,
+      update_time: new Date(e.mtimeMs).toISOString(),
+    };
+  });
+}
+
+/**
+ * Filters by the spec's search word: `state:null|success|failed` keeps nodes in that state; any
+ * other word keeps nodes whose name contains it, ignoring case and width (ＡＢＣ = abc).
+ */
+export function filterNodes(nodes: TreeNode[], searchWord: string | undefined | null): TreeNode[] {
+  const word = (searchWord ?? '').trim();
+  if (word === '') return nodes;
+  const state = /^state:\s*(null|success|failed)$/i.exec(word);
+  if (state) {
+    const wanted = state[1].toLowerCase();
+    return nodes.filter((n) => String(n.state) === wanted);
+  }
+  const needle = fold(word);
+  return nodes.filter((n) => fold(n.name).includes(needle));
+}
+
+const fold = (s: string) => s.normalize('NFKC').toLocaleLowerCase();
+
+/**
+ * Sorts by the given keys in order; each is a field name, `-field` for descending. `folder` puts
+ * folders first. Name always breaks ties. Default: folders first, then by name.
+ */
+export function sortNodes(nodes: TreeNode[], sortedFields: readonly string[] | string | undefined | null): TreeNode[] {
+  const keys = parseSort(sortedFields);
+  const cmp = (a: TreeNode, b: TreeNode): number => {
+    for (const { field, dir } of keys) {
+      let c = 0;
+      switch (field) {
+        case 'folder':
+          c = Number(b.is_dir) - Number(a.is_dir);
+          break;
+        case 'name':
+          c = collator.compare(a.name, b.name);
+          break;
+        case 'update_time':
+          c = a.update_time < b.update_time ? -1 : a.update_time > b.update_time ? 1 : 0;
+          break;
+        case 'size':
+          c = a.size - b.size;
+          break;
+        case 'state':
+          c = STATE_RANK[String(a.state)] - STATE_RANK[String(b.state)];
+          break;
+      }
+      if (c !== 0) return field === 'folder' ? c : c * dir;
+    }
+    return collator.compare(a.name, b.name);
+  };
+  return nodes.sort(cmp);
+}
+
+export function parseSort(sortedFields: readonly string[] | string | undefined | null): Array<{ field: SortField; dir: 1 | -1 }> {
+  const list = sortedFields === undefined || sortedFields === null || sortedFields === '' ? ['folder', 'name'] : typeof sortedFields === 'string' ? sortedFields.split(',') : sortedFields;
+  const out: Array<{ field: SortField; dir: 1 | -1 }> = [];
+  for (const raw of list) {
+    const s = raw.trim();
+    const desc = s.startsWith('-');
+    const field = (desc ? s.slice(1) : s) as SortField;
+    if ((SORT_FIELDS as readonly string[]).includes(field)) out.push({ field, dir: desc ? -1 : 1 });
+  }
+  return out.length ? out : [{ field: 'folder', dir: 1 }, { field: 'name', dir: 1 }];
+}

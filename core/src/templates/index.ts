@@ -1,0 +1,3 @@
+export * from './template.ts';
+export * from './letter.ts';
+export * from './safe-regex.ts';

@@ -1,0 +1,106 @@
+import { RE2 } from 're2-wasm';
+import { invalid } from '../errors/errors.ts';
+
+/**
+ * User-written regular expressions (split file names, replace text) run on RE2 (compiled to WASM),
+ * whose matching time is linear in the input: no pattern can hang the server, however it is written.
+ * RE2 has no look-around or back-references; such patterns are refused with a clear message.
+ * JavaScript's `(?<name>…)` is accepted and means RE2's `(?P<name>…)`.
+ */
+export const MAX_PATTERN_CHARS = 1000;
+export const MAX_REGEX_INPUT_CHARS = 100_000;
+
+export interface SafeRegex {
+  readonly source: string;
+  /** Named groups of the first match, or null when there is none. */
+  match(text: string): { groups: Record<string, string>; numbered: string[] } | null;
+  /** Every match replaced; `$1`, `$<name>` refer to groups. */
+  replaceAll(text: string, replacement: string): { text: string; count: number };
+}
+
+export function compileSafeRegex(pattern: string, options: { ignoreCase?: boolean } = {}): SafeRegex {
+  if (typeof pattern !== 'string' || pattern.length === 0) throw invalid('TAGSONIC_ERR_REGEX_EMPTY', 'The regular expression is empty.');
+  if (pattern.length > MAX_PATTERN_CHARS) throw invalid('TAGSONIC_ERR_REGEX_TOO_LONG', `A regular expression is at most ${MAX_PATTERN_CHARS} characters.`);
+  const source = pattern.replace(/\(\?<(?![=!])([A-Za-z_][A-Za-z0-9_]*)>/g, '(?P<$1>');
+  const flags = options.ignoreCase ? 'giu' : 'gu';
+  let re: RE2;
+  try {
+    re = new RE2(source, flags);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '') : String(e);
+    throw invalid('TAGSONIC_ERR_REGEX_INVALID', `The regular expression "${pattern}" is not valid here (${reason}); look-arounds and back-references are not supported.`);
+  }
+  const names = groupNames(source);
+  const checkInput = (text: string) => {
+    if (text.length > MAX_REGEX_INPUT_CHARS) throw invalid('TAGSONIC_ERR_REGEX_INPUT_TOO_LONG', `The text is longer than ${MAX_REGEX_INPUT_CHARS} characters.`);
+  };
+  return {
+    source: pattern,
+    match(text) {
+      checkInput(text);
+      re.lastIndex = 0;
+      const m = re.exec(text);
+      if (!m) return null;
+      const numbered = Array.from(m).slice(1).map((g) => g ?? '');
+      const groups: Record<string, string> = {};
+      names.forEach((name, i) => {
+        if (name) groups[name] = numbered[i] ?? '';
+      });
+      return { groups, numbered };
+    },
+    replaceAll(text, replacement) {
+      checkInput(text);
+      let count = 0;
+      re.lastIndex = 0;
+      const out = text.replace(re as unknown as RegExp, (...args: unknown[]) => {
+        count++;
+        const numbered = args.slice(1, 1 + names.length).map((g) => (typeof g === 'string' ? g : ''));
+        return replacement.replace(/\$(?:(\d{1,2})|<([A-Za-z_][A-Za-z0-9_]*)>|(\$))/g, (_m, n?: string, name?: string, dollar?: string) => {
+          if (dollar) return '$';
+          if (n !== undefined) return numbered[Number(n) - 1] ?? '';
+          const i = names.indexOf(name!);
+          return i >= 0 ? numbered[i] : '';
+        });
+      });
+      return { text: out, count };
+    },
+  };
+}
+
+/** Group names by position (null for unnamed groups), read from the pattern. */
+function groupNames(source: string): Array<string | null> {
+  const names: Array<string | null> = [];
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '[') {
+      // Skip a character class: parentheses inside it are literal.
+      i++;
+      if (source[i] === '^') i++;
+      if (source[i] === ']') i++;
+      while (i < source.length && source[i] !== ']') {
+        if (source[i] === '\\') i++;
+        i++;
+      }
+      continue;
+    }
+    if (c !== '(') continue;
+    if (source[i + 1] !== '?') {
+      names.push(null);
+      continue;
+    }
+    const named = /^\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(source.slice(i));
+    if (named) names.push(named[1]);
+  }
+  return names;
+}
+
+/** Replaces a plain (non-regex) text everywhere. */
+export function replaceText(text: string, before: string, after: string): { text: string; count: number } {
+  if (before === '') return { text, count: 0 };
+  const parts = text.split(before);
+  return { text: parts.join(after), count: parts.length - 1 };
+}
