@@ -31,7 +31,7 @@ export async function sharedLibrary(): Promise<LibraryManifest> {
   return generateLibrary({ root: path.join(tmpdir(), 'tagsonic-api-test-library') });
 }
 
-export async function startHarness(options: { library?: boolean; env?: Record<string, string>; loginLimits?: { maxFailures: number; windowMs: number }; dashboardDir?: string } = {}): Promise<Harness> {
+export async function startHarness(options: { library?: boolean; env?: Record<string, string>; loginLimits?: { maxFailures: number; windowMs: number }; dashboardDir?: string; beforeReady?: (app: FastifyInstance) => Promise<void> } = {}): Promise<Harness> {
   const home = await mkdtemp(path.join(tmpdir(), 'tagsonic-api-'));
   const rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home, ...options.env }));
   await rt.users.ensureAdmin(ADMIN_PASSWORD);
@@ -54,6 +54,7 @@ export async function startHarness(options: { library?: boolean; env?: Record<st
     loginLimits: options.loginLimits,
     dashboardDir: options.dashboardDir ?? path.join(home, 'no-dashboard'),
   });
+  await options.beforeReady?.(app);
   await app.ready();
   return {
     rt,
