@@ -11,6 +11,7 @@ import type { AlbumDoc, ArtistDoc, GenreDoc, TrackDoc } from './model.ts';
 import { compareTrackOrder } from './derive.ts';
 import { folderIdFor } from './ids.ts';
 import { fold, indexLetter, sortKey } from './text.ts';
+import { buildTextIndex, type TextIndex } from './text-index.ts';
 
 /** A directory holding tracks (or holding such directories), for folder browsing. */
 export interface FolderNode {
@@ -34,16 +35,25 @@ export interface RootInfo {
 interface Derived {
   /** Every track in library order: album artist, album, disc, track. */
   tracks: TrackDoc[];
-  trackSearch: string[];
+  /** Folded "title artist album album-artist" of `tracks`, same order. */
+  trackText: TextIndex;
   albumTracks: Map<string, TrackDoc[]>;
   artistAlbums: Map<string, AlbumDoc[]>;
   artistTracks: Map<string, TrackDoc[]>;
   albumsByName: AlbumDoc[];
-  albumSearch: string[];
+  /** Folded "name artist" of `albumsByName`. */
+  albumText: TextIndex;
   albumsByArtist: AlbumDoc[];
   albumsNewest: AlbumDoc[];
   artistsByName: ArtistDoc[];
-  artistSearch: string[];
+  /** Folded names of `artistsByName`. */
+  artistText: TextIndex;
+  /** Index letter per artist id. */
+  artistLetters: Map<string, string>;
+  /** Folded genres per artist id (similar artists). */
+  artistGenres: Map<string, Set<string>>;
+  /** Folded genres per album id. */
+  albumGenres: Map<string, Set<string>>;
   genreTracks: Map<string, TrackDoc[]>;
   genreAlbums: Map<string, AlbumDoc[]>;
   folders: Map<string, FolderNode>;
@@ -53,12 +63,18 @@ interface Derived {
   artistKeys: Map<string, string>;
 }
 
+/** What search matches against: folded fields, separated so a word never spans two of them. */
+export const searchText = (...fields: string[]): string => fold(fields.join('\u0001')).replace(/\u0000/g, ' ');
+
 /** Sort key: the index letter first (so Chinese names sit under their pinyin initial), digits padded for natural order. */
 export function orderKey(name: string): string {
   return `${indexLetter(name)}\u0000${sortKey(name).replace(/\d+/g, (d) => d.padStart(10, '0'))}`;
 }
 
-const INTERNED_TRACK_FIELDS = ['album', 'albumArtist', 'artist', 'genre', 'suffix', 'contentType', 'codec', 'root', 'folderId', 'language', 'folderCover', 'composer', 'lyricist', 'albumId'] as const;
+const INTERNED_TRACK_FIELDS = ['album', 'albumArtist', 'albumArtistTag', 'artist', 'genre', 'suffix', 'contentType', 'codec', 'root', 'folderId', 'language', 'folderCover', 'composer', 'lyricist', 'albumId', 'comment'] as const;
+const INTERNED_LIST_FIELDS = ['artists', 'artistIds', 'albumArtists', 'albumArtistIds', 'albumArtistsTag', 'genres', 'missing'] as const;
+/** Shared and never mutated: the catalogue's documents are read-only. */
+const EMPTY_LIST: string[] = [];
 
 export class Catalog {
   readonly tracks = new Map<string, TrackDoc>();
@@ -69,6 +85,8 @@ export class Catalog {
   private syncing: Promise<void> | null = null;
   private derived: Derived | null = null;
   private readonly strings = new Map<string, string>();
+  private readonly lists = new Map<string, string[]>();
+  private readonly dates = new Map<number, Date>();
   private readonly library: LibraryStore;
   private readonly roots: readonly RootInfo[];
 
@@ -130,6 +148,9 @@ export class Catalog {
       this.library.genres.find({}),
     ]);
     this.tracks.clear();
+    this.strings.clear();
+    this.lists.clear();
+    this.dates.clear();
     this.albums.clear();
     this.artists.clear();
     this.genres.clear();
@@ -141,17 +162,47 @@ export class Catalog {
     this.derived = null;
   }
 
-  /** Repeated strings (album and artist names, genres, formats) share one copy: 100k tracks hold few distinct ones. */
+  /**
+   * Repeated values share one copy: 100k tracks hold few distinct album and artist names, id lists,
+   * genre lists, formats and scan times, and the decoder makes a new copy of each for every document.
+   */
   private putTrack(t: TrackDoc): void {
     const rec = t as Record<string, unknown>;
     for (const f of INTERNED_TRACK_FIELDS) {
       const v = rec[f];
-      if (typeof v !== 'string') continue;
-      const s = this.strings.get(v);
-      if (s === undefined) this.strings.set(v, v);
-      else rec[f] = s;
+      if (typeof v === 'string') rec[f] = this.intern(v);
     }
+    for (const f of INTERNED_LIST_FIELDS) {
+      const v = rec[f];
+      if (Array.isArray(v)) rec[f] = this.internList(v as string[]);
+    }
+    t.createdAt = this.internDate(t.createdAt);
+    t.updatedAt = this.internDate(t.updatedAt);
     this.tracks.set(t._id, t);
+  }
+
+  private intern(v: string): string {
+    const s = this.strings.get(v);
+    if (s !== undefined) return s;
+    this.strings.set(v, v);
+    return v;
+  }
+
+  private internList(list: string[]): string[] {
+    if (list.length === 0) return EMPTY_LIST;
+    const key = list.join('\u0001');
+    const found = this.lists.get(key);
+    if (found) return found;
+    const shared = list.map((x) => this.intern(x));
+    this.lists.set(key, shared);
+    return shared;
+  }
+
+  private internDate(d: Date): Date {
+    const found = this.dates.get(d.getTime());
+    if (found) return found;
+    this.dates.set(d.getTime(), d);
+    return d;
   }
 
   /** Derived orderings and lookups for the current revision. */
@@ -190,7 +241,7 @@ export class Catalog {
       const listed = new Set(tracks);
       for (const t of this.tracks.values()) if (!listed.has(t)) tracks.push(t);
     }
-    const trackSearch = tracks.map((t) => fold(`${t.title}\u0001${t.artist}\u0001${t.album}\u0001${t.albumArtist}`));
+    const trackText = buildTextIndex(tracks.map((t) => searchText(t.title, t.artist, t.album, t.albumArtist)));
 
     const artistAlbums = new Map<string, AlbumDoc[]>();
     for (const album of this.albums.values()) {
@@ -206,25 +257,31 @@ export class Catalog {
     for (const album of albumsByArtist) for (const g of album.genres) push(genreAlbums, fold(g), album);
 
     const albumsByName = [...this.albums.values()].sort((a, b) => cmp(albumKeys.get(a._id)!, albumKeys.get(b._id)!) || cmp(a._id, b._id));
-    const albumSearch = albumsByName.map((a) => fold(`${a.name}\u0001${a.artist}`));
+    const albumText = buildTextIndex(albumsByName.map((a) => searchText(a.name, a.artist)));
     const albumsNewest = [...this.albums.values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || cmp(albumArtistKey.get(a._id)!, albumArtistKey.get(b._id)!));
     const artistsByName = [...this.artists.values()].sort((a, b) => cmp(artistKeys.get(a._id)!, artistKeys.get(b._id)!) || cmp(a._id, b._id));
-    const artistSearch = artistsByName.map((a) => fold(a.name));
+    const artistText = buildTextIndex(artistsByName.map((a) => searchText(a.name)));
+    const artistLetters = new Map(artistsByName.map((a) => [a._id, indexLetter(a.name)]));
+    const artistGenres = new Map(artistsByName.map((a) => [a._id, new Set(a.genres.map(fold))]));
+    const albumGenres = new Map(albumsByName.map((a) => [a._id, new Set(a.genres.map(fold))]));
     const tracksNewest = [...tracks].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 
     const { folders, rootFolders } = this.buildFolders(tracks);
     return {
       tracks,
-      trackSearch,
+      trackText,
       albumTracks,
       artistAlbums,
       artistTracks,
       albumsByName,
-      albumSearch,
+      albumText,
       albumsByArtist,
       albumsNewest,
       artistsByName,
-      artistSearch,
+      artistText,
+      artistLetters,
+      artistGenres,
+      albumGenres,
       genreTracks,
       genreAlbums,
       folders,

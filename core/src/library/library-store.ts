@@ -102,6 +102,7 @@ export class LibraryStore {
       { keys: { userId: 1, itemType: 1, playCount: -1 } },
       { keys: { userId: 1, itemType: 1, lastPlayed: -1 } },
       { keys: { userId: 1, itemType: 1, rating: -1 } },
+      { keys: { itemType: 1, itemId: 1 } },
     ]);
     await this.playStats.createIndexes([{ keys: { itemType: 1, playCount: -1 } }, { keys: { itemType: 1, lastPlayed: -1 } }]);
     await this.playLog.createIndexes([{ keys: { userId: 1, playedAt: -1 } }, { keys: { playedAt: -1 } }, { keys: { trackId: 1, playedAt: -1 } }]);

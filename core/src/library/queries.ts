@@ -7,11 +7,12 @@ import { readFile } from 'node:fs/promises';
 import { invalid, notFound } from '../errors/errors.ts';
 import { readTags } from '../tags/index.ts';
 import type { Annotations } from './annotations.ts';
-import type { Catalog, FolderNode } from './catalog.ts';
+import { searchText, type Catalog, type FolderNode } from './catalog.ts';
 import { idKind } from './ids.ts';
 import type { LibraryStore } from './library-store.ts';
 import type { AlbumDoc, ArtistDoc, ItemType, TrackDoc } from './model.ts';
 import { fold, IGNORED_ARTICLES, indexLetter, matchesTerms, searchTerms } from './text.ts';
+import { matchingEntries, type TextIndex } from './text-index.ts';
 import { albumView, artistView, marksOf, songView, type AlbumView, type ArtistView, type IdName, type SongView } from './views.ts';
 
 export const MAX_PAGE = 500;
@@ -238,6 +239,22 @@ function pageOf<T>(items: readonly T[], offset: number, size: number, keep?: (it
   return out;
 }
 
+/** A page of the items whose search text holds every term, in index order, optionally filtered. */
+function pageOfMatches<T>(items: readonly T[], index: TextIndex, terms: readonly string[], offset: number, size: number, keep?: (item: T) => boolean): T[] {
+  if (size === 0) return [];
+  if (terms.length === 0) return pageOf(items, offset, size, keep);
+  const out: T[] = [];
+  let skipped = 0;
+  for (const i of matchingEntries(index, terms)) {
+    const item = items[i]!;
+    if (keep && !keep(item)) continue;
+    if (skipped < offset) skipped++;
+    else if (out.length < size) out.push(item);
+    if (out.length === size) break;
+  }
+  return out;
+}
+
 /** `count` distinct random items (all of them, shuffled, when there are fewer). */
 export function sample<T>(items: readonly T[], count: number, random: () => number = Math.random): T[] {
   const n = items.length;
@@ -279,7 +296,8 @@ export class LibraryQueries {
 
   private async artistViews(artists: readonly ArtistDoc[], userId: string | undefined): Promise<ArtistView[]> {
     const marks = await this.annotations.forItems(userId, 'artist', artists.map((a) => a._id));
-    return artists.map((a) => artistView(a, indexLetter(a.name), marksOf(marks.get(a._id))));
+    const letters = this.catalog.view().artistLetters;
+    return artists.map((a) => artistView(a, letters.get(a._id) ?? indexLetter(a.name), marksOf(marks.get(a._id))));
   }
 
   private rootName(musicFolderId: number | undefined): string | undefined {
@@ -372,13 +390,8 @@ export class LibraryQueries {
     const root = this.rootName(options.musicFolderId);
     const terms = searchTerms(options.search);
     let list: ArtistDoc[] = view.artistsByName;
-    if (terms.length || root !== undefined) {
-      list = list.filter(
-        (a, i) =>
-          (terms.length === 0 || matchesTerms(view.artistSearch[i]!, terms)) &&
-          (root === undefined || (view.artistTracks.get(a._id) ?? []).some((t) => t.root === root)),
-      );
-    }
+    if (terms.length) list = [...matchingEntries(view.artistText, terms)].map((i) => view.artistsByName[i]!);
+    if (root !== undefined) list = list.filter((a) => (view.artistTracks.get(a._id) ?? []).some((t) => t.root === root));
     const sort = options.sort ?? 'a-z';
     if (sort === 'most_albums') list = [...list].sort((a, b) => b.albumCount - a.albumCount || b.songCount - a.songCount);
     else if (sort === 'less_cover') list = [...list].sort((a, b) => Number(a.coverAlbumId !== null) - Number(b.coverAlbumId !== null));
@@ -512,7 +525,7 @@ export class LibraryQueries {
       }
       case 'search': {
         const terms = searchTerms(options.search);
-        return this.albumViews(pageOf(view.albumsByName, offset, size, (a, i) => matchesTerms(view.albumSearch[i]!, terms) && (!inRoot || inRoot(a))), userId);
+        return this.albumViews(pageOfMatches(view.albumsByName, view.albumText, terms, offset, size, inRoot), userId);
       }
       case 'byArtist': {
         if (!options.artistId) throw invalid('TAGSONIC_ERR_LIBRARY_MISSING_PARAM', 'byArtist needs an artist id.');
@@ -617,7 +630,7 @@ export class LibraryQueries {
       terms.length === 0 && root === undefined && !(options.artistId && genreKey)
         ? undefined
         : (t: TrackDoc) =>
-            (terms.length === 0 || matchesTerms(fold(`${t.title}\u0001${t.artist}\u0001${t.album}`), terms)) &&
+            (terms.length === 0 || matchesTerms(searchText(t.title, t.artist, t.album, t.albumArtist), terms)) &&
             (root === undefined || t.root === root) &&
             (!options.artistId || !genreKey || t.genres.some((g) => fold(g) === genreKey));
     return this.songs(pageOf(list, clampOffset(options.offset), clampSize(options.count, 10), keep), options.userId);
@@ -632,9 +645,10 @@ export class LibraryQueries {
     const sort = options.sort ?? 'recently-added';
     const terms = searchTerms(options.search);
     if (terms.length > 0) {
-      const list = sort === 'recently-added' ? view.tracksNewest : view.tracks;
-      const index = sort === 'recently-added' ? undefined : view.trackSearch;
-      return this.songs(pageOf(list, offset, size, (t, i) => matchesTerms(index ? index[i]! : fold(`${t.title}\u0001${t.artist}\u0001${t.album}\u0001${t.albumArtist}`), terms)), options.userId);
+      if (sort !== 'recently-added') return this.songs(pageOfMatches(view.tracks, view.trackText, terms, offset, size), options.userId);
+      const hits = [...matchingEntries(view.trackText, terms)].map((i) => view.tracks[i]!);
+      hits.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+      return this.songs(pageOf(hits, offset, size), options.userId);
     }
     if (sort === 'recently-added') return this.songs(pageOf(view.tracksNewest, offset, size), options.userId);
     if (sort === 'a-z') {
@@ -684,16 +698,12 @@ export class LibraryQueries {
     const view = this.catalog.view();
     const terms = searchTerms(options.query);
     const root = this.rootName(options.musicFolderId);
-    const hit = (index: readonly string[]) => (_: unknown, i: number) => matchesTerms(index[i]!, terms);
-    const artistKeep =
-      terms.length === 0 && root === undefined
-        ? undefined
-        : (a: ArtistDoc, i: number) => (terms.length === 0 || hit(view.artistSearch)(a, i)) && (root === undefined || (view.artistTracks.get(a._id) ?? []).some((t) => t.root === root));
-    const albumKeep = terms.length === 0 && root === undefined ? undefined : (a: AlbumDoc, i: number) => (terms.length === 0 || hit(view.albumSearch)(a, i)) && (root === undefined || a.root === root);
-    const songKeep = terms.length === 0 && root === undefined ? undefined : (t: TrackDoc, i: number) => (terms.length === 0 || hit(view.trackSearch)(t, i)) && (root === undefined || t.root === root);
-    const artists = pageOf(view.artistsByName, clampOffset(options.artistOffset), clampSize(options.artistCount, 20), artistKeep);
-    const albums = pageOf(view.albumsByName, clampOffset(options.albumOffset), clampSize(options.albumCount, 20), albumKeep);
-    const songs = pageOf(view.tracks, clampOffset(options.songOffset), clampSize(options.songCount, 20), songKeep);
+    const artistKeep = root === undefined ? undefined : (a: ArtistDoc) => (view.artistTracks.get(a._id) ?? []).some((t) => t.root === root);
+    const albumKeep = root === undefined ? undefined : (a: AlbumDoc) => a.root === root;
+    const songKeep = root === undefined ? undefined : (t: TrackDoc) => t.root === root;
+    const artists = pageOfMatches(view.artistsByName, view.artistText, terms, clampOffset(options.artistOffset), clampSize(options.artistCount, 20), artistKeep);
+    const albums = pageOfMatches(view.albumsByName, view.albumText, terms, clampOffset(options.albumOffset), clampSize(options.albumCount, 20), albumKeep);
+    const songs = pageOfMatches(view.tracks, view.trackText, terms, clampOffset(options.songOffset), clampSize(options.songCount, 20), songKeep);
     return {
       artists: await this.artistViews(artists, options.userId),
       albums: await this.albumViews(albums, options.userId),
@@ -718,17 +728,19 @@ export class LibraryQueries {
   // ---------------------------------------------------------------- info, similar, top
 
   private similarArtistDocs(id: string, count: number): ArtistDoc[] {
-    const artist = this.artist(id);
-    const genres = new Set(artist.genres.map(fold));
+    this.artist(id);
+    const byArtist = this.catalog.view().artistGenres;
+    const genres = byArtist.get(id)!;
     if (genres.size === 0) return [];
     const scored: Array<[ArtistDoc, number]> = [];
     for (const other of this.catalog.artists.values()) {
-      if (other._id === id || other.genres.length === 0) continue;
+      const theirs = byArtist.get(other._id)!;
+      if (other._id === id || theirs.size === 0) continue;
       let shared = 0;
-      for (const g of other.genres) if (genres.has(fold(g))) shared++;
+      for (const g of theirs) if (genres.has(g)) shared++;
       if (shared === 0) continue;
       // Jaccard similarity of the genre sets, then the bigger catalogue first.
-      scored.push([other, shared / (genres.size + other.genres.length - shared)]);
+      scored.push([other, shared / (genres.size + theirs.size - shared)]);
     }
     scored.sort((a, b) => b[1] - a[1] || b[0].songCount - a[0].songCount || (a[0]._id < b[0]._id ? -1 : 1));
     return scored.slice(0, count).map(([a]) => a);
@@ -847,7 +859,11 @@ export class LibraryQueries {
     const playedIds = new Set(played.map((p) => p.itemId));
     const likedGenres = new Set(played.flatMap((p) => this.catalog.albums.get(p.itemId)?.genres ?? []).map(fold));
     const candidates = likedGenres.size
-      ? view.albumsByName.filter((a) => !playedIds.has(a._id) && a.genres.some((g) => likedGenres.has(fold(g))))
+      ? view.albumsByName.filter((a) => {
+          if (playedIds.has(a._id)) return false;
+          for (const g of view.albumGenres.get(a._id)!) if (likedGenres.has(g)) return true;
+          return false;
+        })
       : view.albumsByName;
     const recommendAlbums = await this.albumViews(sample(candidates.length ? candidates : view.albumsByName, 10), userId);
 

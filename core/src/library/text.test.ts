@@ -100,3 +100,20 @@ describe('ids', () => {
     expect(idKind('../etc/passwd')).toBeNull();
   });
 });
+
+describe('text index', () => {
+  it('finds entries holding every term, in order, never across entries', async () => {
+    const { buildTextIndex, matchingEntries } = await import('./text-index.ts');
+    const index = buildTextIndex(['paper signal', 'signal paper', 'paperback', '青春之歌', 'nothing', 'pa', 'per']);
+    const find = (...terms: string[]) => [...matchingEntries(index, terms)];
+    expect(find('paper')).toEqual([0, 1, 2]);
+    expect(find('signal', 'paper')).toEqual([0, 1]);
+    expect(find('青春')).toEqual([3]);
+    expect(find('paper', 'zzz')).toEqual([]);
+    // "pa" + "per" are separate entries: no match spanning them.
+    expect(find('paper', 'nothing')).toEqual([]);
+    expect(find('aper')).toEqual([0, 1, 2]);
+    expect(find()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect([...matchingEntries(buildTextIndex([]), ['x'])]).toEqual([]);
+  });
+});

@@ -142,7 +142,7 @@ export function indexLetter(name: string): string {
 export function searchTerms(query: string | undefined | null): string[] {
   if (!query) return [];
   return fold(query)
-    .replace(/["*]/g, ' ')
+    .replace(/["*\u0000\u0001]/g, ' ')
     .split(/\s+/u)
     .filter((t) => t.length > 0);
 }

@@ -140,6 +140,18 @@ interface Plan {
   staleFailures: string[];
 }
 
+interface CommitInput {
+  plan: Plan;
+  added: TrackDoc[];
+  /** Re-read files and side-file changes (possibly identical to before). */
+  updated: TrackDoc[];
+  moved: TrackDoc[];
+  removed: TrackDoc[];
+  full: boolean;
+  failed: FailedFile[];
+  started: number;
+}
+
 export class Scanner {
   private readonly deps: ScannerDeps;
   private readonly owner = `${hostname()}:${process.pid}:${newId()}`;
@@ -358,18 +370,15 @@ export class Scanner {
     }
   }
 
-  private async commit(input: {
-    plan: Plan;
-    added: TrackDoc[];
-    updated: TrackDoc[];
-    moved: TrackDoc[];
-    removed: TrackDoc[];
-    full: boolean;
-    failed: FailedFile[];
-    started: number;
-  }): Promise<ScanResult> {
-    const { catalog, library } = this.deps;
-    const { plan, added, moved, removed, full, failed, started } = input;
+  /** Derives album assignment and aggregates over the library after this scan, and commits the difference. */
+  private async commit(input: CommitInput): Promise<ScanResult> {
+    const { catalog } = this.deps;
+    const { added, moved, removed } = input;
+    if (input.updated.length + moved.length + added.length + removed.length === 0) {
+      // Nothing to derive: album assignment and aggregates only change with the tracks.
+      const none: EntityCounts = { added: 0, updated: 0, removed: 0 };
+      return this.finish(input, 0, { albums: none, artists: none, genres: none }, {});
+    }
     // The whole library after this scan, then album assignment over it (it depends on siblings).
     const next = new Map(catalog.tracks);
     for (const t of removed) next.delete(t._id);
@@ -401,8 +410,20 @@ export class Scanner {
       artists: diff(derived.artists, catalog.artists, (docs, ids) => ((changes.upsertArtists = docs), (changes.removeArtists = ids))),
       genres: diff(derived.genres, catalog.genres, (docs, ids) => ((changes.upsertGenres = docs), (changes.removeGenres = ids))),
     };
+    return this.finish(input, updatedCount, counts, changes);
+  }
+
+  /** Commits the changes with the scan record and builds the result. */
+  private async finish(
+    input: CommitInput,
+    updatedCount: number,
+    entity: { albums: EntityCounts; artists: EntityCounts; genres: EntityCounts },
+    changes: LibraryChanges,
+  ): Promise<ScanResult> {
+    const { catalog, library } = this.deps;
+    const { plan, full, failed, started } = input;
     const durationMs = Date.now() - started;
-    changes.lastScan = { at: new Date(), full, durationMs, found: plan.walk.files.length, read: input.plan.toRead.length, failed: failed.length };
+    changes.lastScan = { at: new Date(), full, durationMs, found: plan.walk.files.length, read: plan.toRead.length, failed: failed.length };
     const before = catalog.revision;
     const rev = await library.commit(changes);
     await catalog.sync();
@@ -411,14 +432,14 @@ export class Scanner {
       roots: plan.roots.map((r) => r.name),
       found: plan.walk.files.length,
       unchanged: plan.unchanged.length + (input.updated.length - updatedCount),
-      added: added.length,
+      added: input.added.length,
       updated: updatedCount,
-      moved: moved.length,
-      removed: removed.length,
-      read: input.plan.toRead.length,
+      moved: input.moved.length,
+      removed: input.removed.length,
+      read: plan.toRead.length,
       failed: failed.sort((a, b) => (a.path < b.path ? -1 : 1)),
       walkErrors: plan.walk.errors,
-      ...counts,
+      ...entity,
       rev,
       durationMs,
     };
