@@ -24,6 +24,7 @@ export const TAG_ERRORS = {
   BLOB_MISSING: 'TAGSONIC_ERR_TAGS_BLOB_MISSING',
   POOL_CLOSED: 'TAGSONIC_ERR_TAGS_POOL_CLOSED',
   ENGINE_UNAVAILABLE: 'TAGSONIC_ERR_TAGS_ENGINE_UNAVAILABLE',
+  FILE_TOO_LARGE: 'TAGSONIC_ERR_TAGS_FILE_TOO_LARGE',
 } as const;
 
 export { TagsonicError, conflict, invalid, notFound, unavailable, unsupported };

@@ -21,7 +21,7 @@ import { planWrite, renderEdit } from './write.ts';
 import { audioPayloadDigest } from './audio-payload.ts';
 import { tempPathFor } from './temp-files.ts';
 import { fsyncDir, type TagJournal } from './journal.ts';
-import { TAG_ERRORS, conflict, fsError, internal, invalid } from './errors.ts';
+import { TAG_ERRORS, conflict, fsError, internal, invalid, unsupported } from './errors.ts';
 
 export interface WriteContext {
   journal: TagJournal;
@@ -50,6 +50,13 @@ export interface SafeWriteOptions {
    */
   afterTempWritten?: (tempPath: string) => Promise<void>;
 }
+
+/**
+ * taglib-wasm edits a file in memory (the WASM heap holds it and its new version, next to our own copies:
+ * about five times the file size at the peak). Beyond this the write is refused rather than risking the
+ * worker running out of memory.
+ */
+export const MAX_WRITE_BYTES = 1024 * 1024 * 1024;
 
 /** Writes on one file are serialised inside a process; across processes the pre-rename check catches races. */
 const inFlight = new Map<string, Promise<unknown>>();
@@ -181,6 +188,12 @@ async function readOriginal(target: string, filePath: string) {
     try {
       const st = await fh.stat();
       if (!st.isFile()) throw invalid(TAG_ERRORS.NOT_A_FILE, `${filePath} is not a regular file.`, { path: filePath });
+      if (st.size > MAX_WRITE_BYTES) {
+        throw unsupported(TAG_ERRORS.FILE_TOO_LARGE, `${filePath} is ${Math.round(st.size / 2 ** 20)} MiB; Tagsonic writes tags to files of at most ${MAX_WRITE_BYTES / 2 ** 20} MiB.`, {
+          path: filePath,
+          size: st.size,
+        });
+      }
       return { original: new Uint8Array(await fh.readFile()), st };
     } finally {
       await fh.close();
