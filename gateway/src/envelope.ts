@@ -10,7 +10,7 @@ export interface Envelope<T = unknown> {
   code: number;
   message: string;
   msg: string;
-  data: T | null;
+  data: T;
 }
 
 export function ok<T>(data: T, message = 'ok'): Envelope<T> {

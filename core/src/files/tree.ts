@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { DirEntry } from './listing.ts';
+import type { DirEntry, Listing } from './listing.ts';
 import { iconFor, type TreeIcon } from './icons.ts';
 import type { ScrapeState } from './file-states.ts';
 
@@ -30,8 +30,9 @@ const collator = new Intl.Collator('zh', { numeric: true, sensitivity: 'base' })
 const STATE_RANK: Record<string, number> = { null: 0, failed: 1, success: 2 };
 
 export function toNodes(dir: string, entries: readonly DirEntry[], states: ReadonlyMap<string, 'success' | 'failed'>): TreeNode[] {
+  const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
   return entries.map((e) => {
-    const full = path.join(dir, e.name);
+    const full = prefix + e.name;
     return {
       id: full,
       name: e.name,
@@ -109,4 +110,44 @@ export function parseSort(sortedFields: readonly string[] | string | undefined |
     if ((SORT_FIELDS as readonly string[]).includes(field)) out.push({ field, dir: desc ? -1 : 1 });
   }
   return out.length ? out : [{ field: 'folder', dir: 1 }, { field: 'name', dir: 1 }];
+}
+
+interface ListingMemo {
+  nodes: TreeNode[];
+  sorted: Map<string, TreeNode[]>;
+}
+/** Nodes and sort orders built once per cached listing (a new listing object means new contents). */
+const memos = new WeakMap<Listing, ListingMemo>();
+
+/**
+ * The tree view of a listing: nodes with their states, sorted, then filtered. The nodes and each sort
+ * order are computed once per listing and shared between requests (never mutate them); only nodes
+ * whose state is set are copied. A 10,000-entry folder is answered from the cache in a few ms.
+ */
+export function treeView(
+  listing: Listing,
+  states: ReadonlyMap<string, 'success' | 'failed'>,
+  options: { sortedFields?: readonly string[] | string | null; searchWord?: string | null },
+): TreeNode[] {
+  let memo = memos.get(listing);
+  if (!memo) {
+    memo = { nodes: toNodes(listing.dir, listing.entries, new Map()), sorted: new Map() };
+    memos.set(listing, memo);
+  }
+  const keys = parseSort(options.sortedFields);
+  const withState = (nodes: TreeNode[]) =>
+    states.size === 0 ? nodes : nodes.map((n) => (states.has(n.name) ? { ...n, state: states.get(n.name)! } : n));
+  let nodes: TreeNode[];
+  if (keys.some((k) => k.field === 'state') && states.size > 0) {
+    nodes = sortNodes(withState(memo.nodes), keys.map((k) => (k.dir === -1 ? `-${k.field}` : k.field)));
+  } else {
+    const cacheKey = keys.map((k) => (k.dir === -1 ? `-${k.field}` : k.field)).join(',');
+    let sorted = memo.sorted.get(cacheKey);
+    if (!sorted) {
+      sorted = sortNodes([...memo.nodes], cacheKey.split(','));
+      memo.sorted.set(cacheKey, sorted);
+    }
+    nodes = withState(sorted);
+  }
+  return filterNodes(nodes, options.searchWord);
 }

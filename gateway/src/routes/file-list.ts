@@ -2,7 +2,7 @@ import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { filterNodes, sortNodes, toNodes, type TreeNode } from '@tagsonic/core/files';
+import { filterNodes, sortNodes, treeView, type TreeNode } from '@tagsonic/core/files';
 import { ok } from '../envelope.ts';
 import { requireUser } from '../auth.ts';
 import { FileListRequest, FileListResponse } from '../schemas/files.ts';
@@ -33,13 +33,13 @@ export async function fileListRoutes(app: FastifyInstance, ctx: Ctx): Promise<vo
       }
       const dir = (await ctx.roots.resolve(input)).path;
       const listing = await ctx.lister.list(dir, { refresh: b.refresh });
-      const nodes = toNodes(dir, listing.entries, await ctx.fileStates.inDir(dir));
+      const states = await ctx.fileStates.inDir(dir);
       return ok({
-        file_list_data: sortNodes(filterNodes(nodes, b.search_word), b.sorted_fields),
+        file_list_data: treeView(listing, states, { sortedFields: b.sorted_fields, searchWord: b.search_word }),
         file_name: path.basename(dir),
         file_path: dir,
         parent_path: parentOf(ctx, dir),
-        total: nodes.length,
+        total: listing.entries.length,
       });
     },
   );

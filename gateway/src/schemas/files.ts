@@ -1,14 +1,13 @@
 import { Type } from 'typebox';
 import { EDITABLE_FIELDS } from '@tagsonic/core/tags';
-import { Envelope } from './common.ts';
+import { Envelope, NullableString, ScrapeStateSchema } from './common.ts';
 
 const FilePath = Type.String({ minLength: 1, maxLength: 4096 });
 const SortKey = Type.String({ pattern: '^-?(name|update_time|size|state|folder)$' });
 /** One key, a comma-separated list of keys, or a list; `-key` sorts descending. */
 const SortedFields = Type.Union([Type.String({ pattern: '^$|^-?(name|update_time|size|state|folder)(,-?(name|update_time|size|state|folder))*$' }), Type.Array(SortKey, { maxItems: 5 })]);
 const SearchWord = Type.String({ maxLength: 200 });
-const NullableString = Type.Union([Type.String(), Type.Null()]);
-const State = Type.Union([Type.Literal('success'), Type.Literal('failed'), Type.Null()]);
+const State = ScrapeStateSchema;
 
 export const FileListRequest = Type.Object(
   {

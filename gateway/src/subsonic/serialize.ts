@@ -1,0 +1,93 @@
+/**
+ * Turns a SubsonicResponse into the bytes a client asked for: XML (the default), JSON (`f=json`) or
+ * JSONP (`f=jsonp&callback=name`). The model is the same tree for all three; this file holds the
+ * only XML rules that are not "scalar = attribute, object/array = element, `value` = text".
+ */
+import type { SubsonicResponse } from './model.ts';
+
+export type Format = 'xml' | 'json' | 'jsonp';
+
+const XMLNS = 'http://subsonic.org/restapi';
+
+/**
+ * String fields that Subsonic writes as child elements with text rather than attributes, per parent
+ * element (the same names are attributes elsewhere, e.g. a song's `musicBrainzId`).
+ */
+const TEXT_ELEMENTS: Record<string, ReadonlySet<string>> = {
+  artistInfo: new Set(['biography', 'musicBrainzId', 'lastFmUrl', 'smallImageUrl', 'mediumImageUrl', 'largeImageUrl']),
+  artistInfo2: new Set(['biography', 'musicBrainzId', 'lastFmUrl', 'smallImageUrl', 'mediumImageUrl', 'largeImageUrl']),
+  albumInfo: new Set(['notes', 'musicBrainzId', 'lastFmUrl', 'smallImageUrl', 'mediumImageUrl', 'largeImageUrl']),
+};
+
+/** The envelope keys written as attributes of the root element, in this order. */
+const ROOT_ATTRIBUTES = ['status', 'version', 'type', 'serverVersion', 'openSubsonic'] as const;
+
+// XML 1.0 cannot carry most control characters even escaped: tags sometimes hold them, so drop them.
+const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function escapeXml(s: string): string {
+  return s.replace(INVALID_XML, '').replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&apos;'));
+}
+
+const isScalar = (v: unknown): v is string | number | boolean | Date => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Date;
+
+function scalarText(v: string | number | boolean | Date): string {
+  if (v instanceof Date) return v.toISOString();
+  return String(v);
+}
+
+function element(name: string, value: unknown, out: string[]): void {
+  if (value === undefined || value === null) return;
+  if (isScalar(value)) {
+    out.push(`<${name}>${escapeXml(scalarText(value))}</${name}>`);
+    return;
+  }
+  const textFields = TEXT_ELEMENTS[name];
+  const attrs: string[] = [];
+  const children: string[] = [];
+  let text: string | undefined;
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (v === undefined || v === null) continue;
+    if (key === 'value' && isScalar(v)) text = escapeXml(scalarText(v));
+    else if (Array.isArray(v)) for (const item of v) element(key, item, children);
+    else if (isScalar(v) && !textFields?.has(key)) attrs.push(` ${key}="${escapeXml(scalarText(v))}"`);
+    else element(key, v, children);
+  }
+  const open = `<${name}${attrs.join('')}`;
+  if (text === undefined && children.length === 0) out.push(`${open}/>`);
+  else out.push(`${open}>${text ?? ''}${children.join('')}</${name}>`);
+}
+
+export function toXml(response: SubsonicResponse): string {
+  const attrs = [` xmlns="${XMLNS}"`];
+  for (const key of ROOT_ATTRIBUTES) attrs.push(` ${key}="${escapeXml(scalarText(response[key]))}"`);
+  const children: string[] = [];
+  for (const [key, v] of Object.entries(response)) {
+    if ((ROOT_ATTRIBUTES as readonly string[]).includes(key)) continue;
+    if (Array.isArray(v)) for (const item of v) element(key, item, children);
+    else element(key, v, children);
+  }
+  const body = children.length ? `>${children.join('')}</subsonic-response>` : '/>';
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<subsonic-response${attrs.join('')}${body}`;
+}
+
+export function toJson(response: SubsonicResponse): string {
+  // Dates serialise through Date#toJSON (ISO 8601); lone surrogates are escaped by JSON.stringify.
+  return JSON.stringify({ 'subsonic-response': response });
+}
+
+/** A JSONP callback must be a plain (dotted) JavaScript name: anything else could inject script. */
+export const JSONP_CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+
+export function serialize(response: SubsonicResponse, format: Format, callback?: string): { contentType: string; body: string } {
+  if (format === 'json') return { contentType: 'application/json; charset=utf-8', body: toJson(response) };
+  if (format === 'jsonp' && callback !== undefined && JSONP_CALLBACK.test(callback)) {
+    return { contentType: 'application/javascript; charset=utf-8', body: `${callback}(${toJson(response)});` };
+  }
+  return { contentType: 'text/xml; charset=utf-8', body: toXml(response) };
+}
+
+/** The format a request asked for; an unknown `f` falls back to XML like the reference server. */
+export function formatOf(f: string | undefined): Format {
+  return f === 'json' ? 'json' : f === 'jsonp' ? 'jsonp' : 'xml';
+}
