@@ -9,7 +9,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { readArtwork, readTags } from './read.ts';
 import { TagsonicError } from '../errors/index.ts';
-import { SOURCE_KINDS, makeAudio, makeCover, sha256, tempDir, type SourceKind } from './test-fixtures.ts';
+import { parseFile, selectCover } from 'music-metadata';
+import { safeWriteTags } from './safe-write.ts';
+import { SOURCE_KINDS, makeAudio, makeCover, openJournal, sha256, tempDir, type SourceKind } from './test-fixtures.ts';
 
 const run = promisify(execFile);
 
@@ -113,6 +115,25 @@ describe('covers attached by ffmpeg', () => {
     expect(art?.mime).toBe('image/png');
     expect(sha256(art!.data)).toBe(sha256(cover));
     expect(await readArtwork(files[kind])).toBeNull();
+  });
+});
+
+describe('Ogg covers (read by our METADATA_BLOCK_PICTURE decoder)', () => {
+  it.each(['ogg', 'opus'] as const)('%s: same picture as music-metadata decodes', async (kind) => {
+    const { journal, close } = await openJournal(path.join(dir, `journal-${kind}`));
+    try {
+      const cover = await makeCover(dir, `ogg-cover-${kind}`, 'jpeg', 160, 120);
+      const file = path.join(dir, `covered.${kind}`);
+      await writeFile(file, await readFile(files[kind]));
+      await safeWriteTags(file, { artwork: { mime: 'image/jpeg', data: cover } }, { journal, actor: 'test' });
+      const theirs = selectCover((await parseFile(file)).common.picture);
+      const ours = await readTags(file, { artwork: true });
+      expect(sha256(theirs!.data)).toBe(sha256(cover));
+      expect(sha256(ours.artwork!.data)).toBe(sha256(cover));
+      expect(ours.tags.artwork).toEqual({ mime: 'image/jpeg', width: 160, height: 120, size: cover.byteLength, sha256: sha256(cover) });
+    } finally {
+      await close();
+    }
   });
 });
 

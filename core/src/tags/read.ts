@@ -25,6 +25,7 @@ import { ALBUM_TYPE_JOINER, MULTI_VALUE_JOINER, NUMERIC_FIELDS, TAG_MAPPING, par
 import { artworkInfo } from './image-info.ts';
 import { TAG_ERRORS, TagsonicError, fsError, invalid, unsupported } from './errors.ts';
 import { BlockFileTokenizer } from './file-tokenizer.ts';
+import { isOggVorbisOrOpus, oggPictures, type ReadAt } from './ogg-pictures.ts';
 
 /** Parsing gives up after this long: music-metadata has had hangs on hostile ASF/MP4 files (NOTES.md). */
 export const DEFAULT_READ_TIMEOUT_MS = 20_000;
@@ -89,19 +90,32 @@ export async function inspectFile(path: string, timeoutMs = DEFAULT_READ_TIMEOUT
     throw err;
   }
   const tokenizer = new BlockFileTokenizer(file, size, path);
+  const readAt: ReadAt = async (position, length) => {
+    const wanted = Math.max(0, Math.min(length, size - position));
+    const buffer = new Uint8Array(wanted);
+    const got = await tokenizer.peekBuffer(buffer, { position, length: wanted, mayBeLess: true });
+    return buffer.subarray(0, got);
+  };
   try {
-    const meta = await withTimeout(parseFromTokenizer(tokenizer, { duration: false }), timeoutMs, path);
-    return describe(meta, size, path);
+    return await withTimeout(parseWith(readAt, (skipCovers) => parseFromTokenizer(tokenizer, { duration: false, skipCovers }), size, path), timeoutMs, path);
   } finally {
     await tokenizer.close();
   }
 }
 
+/** Ogg covers come from `oggPictures` (see there why); everything else from music-metadata. */
+async function parseWith(readAt: ReadAt, parse: (skipCovers: boolean) => Promise<IAudioMetadata>, size: number, path: string): Promise<Inspection> {
+  const ogg = await isOggVorbisOrOpus(readAt);
+  const meta = await parse(ogg);
+  return describe(meta, size, path, ogg ? await oggPictures(readAt) : undefined);
+}
+
 /** Same as `inspectFile` for bytes already in memory (the safe write parses what it is about to replace). */
 export async function inspectBuffer(data: Uint8Array, path: string, timeoutMs = DEFAULT_READ_TIMEOUT_MS): Promise<Inspection> {
   if (data.byteLength === 0) throw invalid(TAG_ERRORS.EMPTY_FILE, `${path} is empty (0 bytes): there is no audio to read.`, { path });
-  const meta = await withTimeout(parseBuffer(data, { path, size: data.byteLength }, { duration: false }), timeoutMs, path);
-  return describe(meta, data.byteLength, path);
+  const readAt: ReadAt = async (position, length) => data.subarray(position, position + length);
+  const parse = (skipCovers: boolean) => parseBuffer(data, { path, size: data.byteLength }, { duration: false, skipCovers });
+  return withTimeout(parseWith(readAt, parse, data.byteLength, path), timeoutMs, path);
 }
 
 async function withTimeout<T>(work: Promise<T>, ms: number, path: string): Promise<T> {
@@ -133,7 +147,7 @@ function parseError(err: unknown, path: string): unknown {
   return Object.assign(e, { cause: err });
 }
 
-export function describe(meta: IAudioMetadata, size: number, path: string): Inspection {
+export function describe(meta: IAudioMetadata, size: number, path: string, pictures?: IPicture[]): Inspection {
   const format = formatOf(meta.format);
   if (!format || !profileOf(format)) {
     throw unsupported(TAG_ERRORS.UNSUPPORTED_FORMAT, `${path} is a ${meta.format.container ?? 'unknown'} file, which Tagsonic does not handle.`, {
@@ -148,7 +162,7 @@ export function describe(meta: IAudioMetadata, size: number, path: string): Insp
   }
   const natives = indexNative(meta.native);
   const family = profileOf(format)!.readFamilies.find((f) => natives.has(f)) ?? null;
-  const picture = selectCover(meta.common.picture) ?? null;
+  const picture = selectCover(pictures ?? meta.common.picture) ?? null;
   const legacyId3 = family === 'id3v2' && Object.keys(meta.native).some((t) => t === 'ID3v2.3' || t === 'ID3v2.2');
   const tags = snapshotFrom(family ? natives.get(family)! : new Map(), family, picture, legacyId3);
   const fmt = meta.format;

@@ -1,0 +1,112 @@
+/**
+ * Covers of Ogg Vorbis and Opus files, read from the comment header's METADATA_BLOCK_PICTURE fields.
+ * music-metadata decodes their base64 with a per-character callback, which made cover parsing the
+ * biggest CPU cost of scanning Ogg files; the reader parses those files with `skipCovers` and takes the
+ * pictures from here (Node's native base64 decoder).
+ */
+import type { IPicture } from 'music-metadata';
+
+/** Reads `length` bytes at `position` (fewer at the end of the file). */
+export type ReadAt = (position: number, length: number) => Promise<Uint8Array>;
+
+/** A comment header bigger than this is not read for covers (hostile files). */
+const MAX_COMMENT_BYTES = 64 * 1024 * 1024;
+
+const PICTURE_TYPES: Record<number, string> = { 0: 'Other', 3: 'Cover (front)', 4: 'Cover (back)' };
+
+const ascii = (b: Uint8Array, from: number, to: number) => Buffer.from(b.buffer, b.byteOffset + from, to - from).toString('latin1');
+
+/** True when the file starts with an Ogg page holding a Vorbis or Opus identification header. */
+export async function isOggVorbisOrOpus(read: ReadAt): Promise<boolean> {
+  const head = await read(0, 64 + 255);
+  if (head.length < 28 || ascii(head, 0, 4) !== 'OggS') return false;
+  const body = 27 + head[26]!;
+  if (head.length < body + 8) return false;
+  return ascii(head, body, body + 8) === 'OpusHead' || ascii(head, body + 1, body + 7) === 'vorbis';
+}
+
+/** The pictures in the comment header; `[]` when there are none or the header cannot be read. */
+export async function oggPictures(read: ReadAt): Promise<IPicture[]> {
+  const packet = await commentPacket(read);
+  if (!packet) return [];
+  const b = Buffer.from(packet.buffer, packet.byteOffset, packet.byteLength);
+  let pos = ascii(b, 0, 8) === 'OpusTags' ? 8 : ascii(b, 1, 7) === 'vorbis' && b[0] === 3 ? 7 : -1;
+  if (pos < 0 || pos + 8 > b.length) return [];
+  pos += 4 + b.readUInt32LE(pos);
+  if (pos + 4 > b.length) return [];
+  const count = b.readUInt32LE(pos);
+  pos += 4;
+  const pictures: IPicture[] = [];
+  for (let i = 0; i < count && pos + 4 <= b.length; i++) {
+    const len = b.readUInt32LE(pos);
+    pos += 4;
+    if (pos + len > b.length) break;
+    const eq = b.indexOf(0x3d, pos);
+    if (eq > pos && eq < pos + len && ascii(b, pos, eq).toUpperCase() === 'METADATA_BLOCK_PICTURE') {
+      const picture = flacPicture(Buffer.from(ascii(b, eq + 1, pos + len), 'base64'));
+      if (picture) pictures.push(picture);
+    }
+    pos += len;
+  }
+  return pictures;
+}
+
+function flacPicture(b: Buffer): IPicture | null {
+  try {
+    let pos = 0;
+    const type = b.readUInt32BE(pos);
+    const mimeLen = b.readUInt32BE(pos + 4);
+    const format = b.toString('latin1', pos + 8, pos + 8 + mimeLen);
+    pos += 8 + mimeLen;
+    const descLen = b.readUInt32BE(pos);
+    const description = b.toString('utf8', pos + 4, pos + 4 + descLen);
+    pos += 4 + descLen + 16;
+    const dataLen = b.readUInt32BE(pos);
+    pos += 4;
+    if (pos + dataLen > b.length) return null;
+    return { format, type: PICTURE_TYPES[type] ?? 'Other', description, data: new Uint8Array(b.buffer, b.byteOffset + pos, dataLen) };
+  } catch {
+    return null;
+  }
+}
+
+/** Packet 1 of the first logical stream, assembled from its pages. */
+async function commentPacket(read: ReadAt): Promise<Uint8Array | null> {
+  let pos = 0;
+  let serial: number | null = null;
+  let index = 0;
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  for (let pages = 0; pages < 10_000; pages++) {
+    const header = await read(pos, 27 + 255);
+    if (header.length < 27 || ascii(header, 0, 4) !== 'OggS') return null;
+    const segments = header[26]!;
+    if (header.length < 27 + segments) return null;
+    const h = Buffer.from(header.buffer, header.byteOffset, header.byteLength);
+    const pageSerial = h.readUInt32LE(14);
+    let bodyLength = 0;
+    for (let i = 0; i < segments; i++) bodyLength += header[27 + i]!;
+    const bodyStart = pos + 27 + segments;
+    pos = bodyStart + bodyLength;
+    serial ??= pageSerial;
+    if (pageSerial !== serial) continue;
+    const body = await read(bodyStart, bodyLength);
+    if (body.length < bodyLength) return null;
+    let offset = 0;
+    for (let i = 0; i < segments; i++) {
+      const lace = header[27 + i]!;
+      if (index === 1) {
+        parts.push(body.subarray(offset, offset + lace));
+        size += lace;
+        if (size > MAX_COMMENT_BYTES) return null;
+      }
+      offset += lace;
+      if (lace < 255) {
+        if (index === 1) return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+        index++;
+        parts = [];
+      }
+    }
+  }
+  return null;
+}
