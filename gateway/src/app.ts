@@ -21,6 +21,7 @@ import { folderStateRoutes } from './routes/folder-state.ts';
 import { previewRegexRoutes } from './routes/preview-regex.ts';
 import { recordRoutes } from './routes/record.ts';
 import { eventRoutes } from './routes/events.ts';
+import { registerSubsonic } from './subsonic/index.ts';
 
 /**
  * Builds the Fastify app without listening (tests call `inject()`; the cli calls `listen()`).
@@ -61,6 +62,7 @@ export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions 
     await eventRoutes(dashboardApi, ctx);
   });
   await healthRoutes(app, ctx);
+  await registerSubsonic(app, ctx);
 
   const page = await registerDashboard(app, ctx.dashboardDir);
   app.setNotFoundHandler(async (request, reply) => {

@@ -8,6 +8,7 @@ import type { TagJournal } from '@tagsonic/core/tags';
 import type { LoginThrottle } from '@tagsonic/core/auth';
 import type { DirectoryLister, FileStates } from '@tagsonic/core/files';
 import type { Records } from '@tagsonic/core/records';
+import type { Library } from '@tagsonic/core/library';
 
 /** Everything the gateway needs, built by the composition root (cli) for either mode. */
 export interface GatewayDeps {
@@ -20,6 +21,8 @@ export interface GatewayDeps {
   tasks: Tasks;
   /** Our own build id, shown by /healthz beside the spec's versions. */
   buildId: string;
+  /** The library services (Subsonic /rest reads and marks); opened on the store like the runtime's when not given. */
+  library?: Library;
   /** The tag journal (undo); built on the data dir like the runtime's when not given. */
   journal?: TagJournal;
   /** Where the built dashboard is (default: dashboard/dist of this checkout). */
@@ -31,6 +34,7 @@ export interface GatewayDeps {
 /** The deps plus the gateway's own services, handed to every route module. */
 export interface Ctx extends GatewayDeps {
   journal: TagJournal;
+  library: Library;
   subsonic: SubsonicCredentials;
   throttle: LoginThrottle;
   fileStates: FileStates;

@@ -5,6 +5,7 @@ import { SubsonicCredentials } from '@tagsonic/core/users';
 import { LoginThrottle } from '@tagsonic/core/auth';
 import { DirectoryLister, FileStates } from '@tagsonic/core/files';
 import { Records } from '@tagsonic/core/records';
+import { openLibrary } from '@tagsonic/core/library';
 import type { Ctx, GatewayDeps } from './deps.ts';
 
 /** Builds the gateway's services on top of the runtime's deps and prepares their indexes and folders. */
@@ -19,6 +20,7 @@ export async function buildContext(deps: GatewayDeps): Promise<Ctx> {
   await mkdir(backgroundDir, { recursive: true, mode: 0o700 });
   return {
     ...deps,
+    library: deps.library ?? (await openLibrary({ store: deps.store, tasks: deps.tasks, roots: deps.roots.roots })),
     journal: deps.journal ?? createTagJournal({ store: deps.store, blobDir: path.join(deps.config.dataDir, 'journal-blobs') }),
     subsonic,
     throttle: new LoginThrottle(deps.store, deps.loginLimits),

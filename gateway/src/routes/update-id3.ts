@@ -106,7 +106,8 @@ export async function updateId3Routes(app: FastifyInstance, ctx: Ctx): Promise<v
       if (failed.length === items.length && failed.length > 0) {
         throw new TagsonicError('invalid', 'TAGSONIC_ERR_TAGS_WRITE_FAILED', failed[0].error ?? 'The tags could not be written.', { details: data });
       }
-      return ok(data, final ? '修改成功！' : '任务在后台努力运行中');
+      const message = !final ? '任务在后台努力运行中' : failed.length > 0 ? `${failed.length} 个文件修改失败：${failed[0].error ?? ''}` : '修改成功！';
+      return ok(data, message);
     },
   );
 }
