@@ -3,7 +3,7 @@
  * is refused before anything is written, and the original is untouched whenever a write fails.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmod, copyFile, open, readdir, readFile, stat, symlink, truncate, utimes, writeFile, lstat, realpath } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, open, readdir, readFile, stat, symlink, truncate, utimes, writeFile, lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -11,6 +11,7 @@ import { TagsonicError } from '../errors/index.ts';
 import { readTags } from './read.ts';
 import { safeWriteTags } from './safe-write.ts';
 import { audioPayloadDigest } from './audio-payload.ts';
+import { cleanupTempFiles, cleanupTempFilesUnder } from './temp-files.ts';
 import type { TagEdit } from './model.ts';
 import type { TagJournal } from './journal.ts';
 import { SOURCE_KINDS, fileSha256, makeAudio, makeCover, openJournal, pcmMd5, tempDir, type SourceKind } from './test-fixtures.ts';
@@ -261,5 +262,23 @@ describe('behaviour of a successful write', () => {
     const after = await readTags(file);
     // Upgraded to ID3v2.4, the stored text reads back whole.
     expect(after.tags.fields).toMatchObject({ title: '相约一九九八', artist: '王菲 / 那英', composer: 'A/B' });
+  });
+});
+
+describe('temp file clean-up', () => {
+  it('removes only Tagsonic temp files, in one folder or below several roots', async () => {
+    const { dir: root, remove: removeRoot } = await tempDir('tagsonic-cleanup-');
+    try {
+      const nested = path.join(root, 'Artist', 'Album');
+      await mkdir(nested, { recursive: true });
+      const temps = [path.join(root, `.a.flac.tagsonic-${'0'.repeat(24)}.tmp`), path.join(nested, `.晴天.mp3.tagsonic-${'a1'.repeat(12)}.tmp`)];
+      const keep = [path.join(root, 'a.flac'), path.join(nested, '.hidden.tmp'), path.join(nested, '.x.tagsonic-123.tmp')];
+      for (const f of [...temps, ...keep]) await writeFile(f, 'x');
+      expect(await cleanupTempFiles(nested, { olderThanMs: 60_000 })).toEqual([]);
+      expect((await cleanupTempFilesUnder([root])).sort()).toEqual([...temps].sort());
+      for (const f of keep) expect((await stat(f)).isFile()).toBe(true);
+    } finally {
+      await removeRoot();
+    }
   });
 });
