@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import type { TrackDoc } from '../library/model.ts';
+import { matchTracks, orderTracks, parseConditions, parseLimit, parseOrderBy, type ConditionContext } from './conditions.ts';
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 0, 31);
+
+function track(id: string, over: Partial<TrackDoc> = {}): TrackDoc {
+  return {
+    _id: id,
+    path: `/music/${id}.mp3`,
+    root: 'media',
+    relPath: `${id}.mp3`,
+    folderId: 'fo-x',
+    size: 5 * 1024 * 1024,
+    mtimeMs: 0,
+    ino: 0,
+    fp: '',
+    title: `Title ${id}`,
+    artist: 'Alpha & Beta',
+    artists: ['Alpha', 'Beta'],
+    artistIds: ['ar-a', 'ar-b'],
+    albumArtistTag: null,
+    albumArtistsTag: [],
+    compilationTag: false,
+    albumArtist: 'Alpha',
+    albumArtists: ['Alpha'],
+    albumArtistIds: ['ar-a'],
+    album: 'Album',
+    albumId: 'al-1',
+    genre: 'Rock; Pop',
+    genres: ['Rock', 'Pop'],
+    year: 2001,
+    disc: 1,
+    discTotal: 1,
+    track: 1,
+    trackTotal: 1,
+    composer: null,
+    lyricist: null,
+    comment: 'Live at Home',
+    language: 'eng',
+    compilation: false,
+    replayGain: null,
+    duration: 200,
+    bitRate: 320,
+    sampleRate: 44100,
+    bitDepth: null,
+    channels: 2,
+    suffix: 'mp3',
+    contentType: 'audio/mpeg',
+    codec: 'mp3',
+    lossless: false,
+    hasArt: false,
+    folderCover: null,
+    hasLyrics: false,
+    lrcPath: null,
+    missing: [],
+    createdAt: new Date(NOW - 10 * DAY),
+    updatedAt: new Date(NOW),
+    rev: 1,
+    ...over,
+  };
+}
+
+const ctx = (over: Partial<ConditionContext> = {}): ConditionContext => ({
+  now: NOW,
+  starredTracks: new Set(['t1']),
+  starredAlbums: new Set(['al-2']),
+  starredArtists: new Set(['ar-b']),
+  plays: new Map([
+    ['t1', { count: 5, last: new Date(NOW - 2 * DAY) }],
+    ['t2', { count: 1, last: new Date(NOW - 40 * DAY) }],
+  ]),
+  albumHasCover: (id) => id === 'al-1',
+  artistHasCover: (id) => id === 'ar-c',
+  lyrics: async (t) => (t._id === 't3' ? 'la la love song' : ''),
+  ...over,
+});
+
+const ids = (ts: TrackDoc[]) => ts.map((t) => t._id);
+
+describe('smart playlist conditions', () => {
+  const tracks = [
+    track('t1'),
+    track('t2', { albumId: 'al-2', artist: 'Gamma', artists: ['Gamma'], artistIds: ['ar-c'], year: 1995, genres: ['Jazz'], bitRate: 128, sampleRate: 48000, size: 2.5 * 1024 * 1024, duration: 61.4, comment: null, language: null, createdAt: new Date(NOW - 400 * DAY) }),
+    track('t3', { title: 'Ünïcode Song', year: null, hasLyrics: true, path: '/music/Jazz/t3.flac', relPath: 'Jazz/t3.flac' }),
+  ];
+  const run = async (conditions: unknown, c = ctx()) => ids(await matchTracks(tracks, parseConditions(conditions), c));
+
+  it('bool keys with is/not and explicit values', async () => {
+    expect(await run([[{ key: 'favourite-track', operate: 'is', value: true }]])).toEqual(['t1']);
+    expect(await run([[{ key: 'favourite-track', operate: 'not', value: '1' }]])).toEqual(['t2', 't3']);
+    expect(await run([[{ key: 'favourite-album', operate: 'is' }]])).toEqual(['t2']);
+    expect(await run([[{ key: 'favourite-artist', operate: 'is', value: 'true' }]])).toEqual(['t1', 't3']);
+    expect(await run([[{ key: 'album-img', operate: 'is', value: false }]])).toEqual(['t2']);
+    expect(await run([[{ key: 'artist-img', operate: 'is', value: 1 }]])).toEqual(['t2']);
+  });
+
+  it('number keys in the spec units with gte/lte/is/not', async () => {
+    expect(await run([[{ key: 'play-count', operate: 'gte', value: '2' }]])).toEqual(['t1']);
+    expect(await run([[{ key: 'play-count', operate: 'is', value: 0 }]])).toEqual(['t3']);
+    expect(await run([[{ key: 'bit-rate', operate: 'lte', value: 128 }]])).toEqual(['t2']);
+    expect(await run([[{ key: 'sample-rate', operate: 'is', value: 48 }]])).toEqual(['t2']);
+    expect(await run([[{ key: 'sample-rate', operate: 'not', value: 44100 }]])).toEqual(['t2']);
+    expect(await run([[{ key: 'size', operate: 'is', value: 2.5 }]])).toEqual(['t2']);
+    expect(await run([[{ key: 'size', operate: 'gte', value: 3 }]])).toEqual(['t1', 't3']);
+    expect(await run([[{ key: 'year', operate: 'lte', value: 2000 }]])).toEqual(['t2']);
+    // No year: only "not" matches.
+    expect(await run([[{ key: 'year', operate: 'not', value: 2001 }]])).toEqual(['t2', 't3']);
+    expect(await run([[{ key: 'duration', operate: 'is', value: 61 }]])).toEqual(['t2']);
+    expect(await run([[{ key: 'accessed-date', operate: 'lte', value: 7 }]])).toEqual(['t1']);
+    expect(await run([[{ key: 'accessed-date', operate: 'gte', value: 30 }]])).toEqual(['t2']);
+    expect(await run([[{ key: 'created-at', operate: 'gte', value: 365 }]])).toEqual(['t2']);
+    expect(await run([[{ key: 'created-at', operate: 'is', value: 10 }]])).toEqual(['t1', 't3']);
+  });
+
+  it('text keys with every operator, folded and over multiple values', async () => {
+    expect(await run([[{ key: 'title', operate: 'contain', value: 'UNICODE' }]])).toEqual(['t3']);
+    expect(await run([[{ key: 'title', operate: 'not_contain', value: 'title' }]])).toEqual(['t3']);
+    expect(await run([[{ key: 'artist', operate: 'is', value: 'beta' }]])).toEqual(['t1', 't3']);
+    expect(await run([[{ key: 'artist', operate: 'not', value: 'Alpha & Beta' }]])).toEqual(['t2']);
+    expect(await run([[{ key: 'genre', operate: 'startwith', value: 'ja' }]])).toEqual(['t2']);
+    expect(await run([[{ key: 'comment', operate: 'endwith', value: 'home' }]])).toEqual(['t1', 't3']);
+    expect(await run([[{ key: 'language', operate: 'is', value: 'ENG' }]])).toEqual(['t1', 't3']);
+    expect(await run([[{ key: 'album', operate: 'is', value: 'album' }]])).toEqual(['t1', 't2', 't3']);
+    expect(await run([[{ key: 'file-path', operate: 'startwith', value: '/music/jazz/' }]])).toEqual(['t3']);
+    expect(await run([[{ key: 'file-path', operate: 'startwith', value: 'Jazz/' }]])).toEqual(['t3']);
+    expect(await run([[{ key: 'lyrics', operate: 'contain', value: 'love' }]])).toEqual(['t3']);
+  });
+
+  it('ORs groups and ANDs conditions inside a group; reads lyrics only for tracks passing the rest', async () => {
+    const asked: string[] = [];
+    const c = ctx({ lyrics: async (t) => (asked.push(t._id), t._id === 't3' ? 'love' : '') });
+    const r = await run(
+      [
+        [{ key: 'lyrics', operate: 'contain', value: 'love' }, { key: 'year', operate: 'not', value: 2001 }],
+        [{ key: 'favourite-track', operate: 'is' }],
+      ],
+      c,
+    );
+    expect(r).toEqual(['t1', 't3']);
+    // t1 fails year before lyrics; t2 passes year so lyrics are read.
+    expect(asked).toEqual(['t2', 't3']);
+    // A flat list is one AND group; groups may be objects holding the list.
+    expect(await run([{ key: 'year', operate: 'gte', value: 2000 }, { key: 'favourite-track', operate: 'is' }])).toEqual(['t1']);
+    expect(await run(JSON.stringify([{ conditions: [{ key: 'year', operate: 'lte', value: 1999 }] }]))).toEqual(['t2']);
+  });
+
+  it('rejects malformed rules with clear messages', () => {
+    const bad = (x: unknown) => {
+      try {
+        parseConditions(x);
+      } catch (e) {
+        return (e as { code: string; message: string });
+      }
+      throw new Error('accepted');
+    };
+    expect(bad('not json').message).toMatch(/not valid JSON/);
+    expect(bad([]).message).toMatch(/at least one/);
+    expect(bad([[{ key: 'mood', operate: 'is', value: 'x' }]]).message).toMatch(/unknown key "mood"/);
+    expect(bad([[{ key: 'year', operate: 'contain', value: 1 }]]).message).toMatch(/gte, lte, is or not/);
+    expect(bad([[{ key: 'title', operate: 'gte', value: 'x' }]]).message).toMatch(/contain, not_contain/);
+    expect(bad([[{ key: 'year', operate: 'is', value: 'abc' }]]).message).toMatch(/needs a number/);
+    expect(bad([[{ key: 'album-img', operate: 'is', value: 'maybe' }]]).message).toMatch(/true or false/);
+    expect(bad([[]]).code).toBe('TAGSONIC_ERR_PLAYLIST_BAD_CONDITION');
+  });
+
+  it('limit and order parsing', () => {
+    expect(parseLimit(undefined)).toBe(25);
+    expect(parseLimit(' 40 ')).toBe(40);
+    expect(() => parseLimit('ten')).toThrow(/whole number/);
+    expect(() => parseLimit(0)).toThrow(/whole number/);
+    expect(parseOrderBy(undefined)).toBe('random');
+    expect(parseOrderBy('most-played')).toBe('-play-count');
+    expect(parseOrderBy('year desc')).toBe('-year');
+    expect(parseOrderBy('-created_at')).toBe('-created-at');
+    expect(parseOrderBy('recently-added')).toBe('-created-at');
+    expect(() => parseOrderBy('loudness')).toThrow(/Unknown order/);
+  });
+
+  it('orders by a field with missing values last, or shuffles', () => {
+    const c = ctx();
+    expect(ids(orderTracks([...tracks], '-play-count', c))).toEqual(['t1', 't2', 't3']);
+    expect(ids(orderTracks([...tracks], 'year', c))).toEqual(['t2', 't1', 't3']);
+    expect(ids(orderTracks([...tracks], '-year', c))).toEqual(['t1', 't2', 't3']);
+    expect(ids(orderTracks([...tracks], '-accessed-date', c))).toEqual(['t1', 't2', 't3']);
+    let i = 0;
+    const seq = [0.1, 0.9, 0.5];
+    expect(ids(orderTracks([...tracks], 'random', c, () => seq[i++ % 3]!)).sort()).toEqual(['t1', 't2', 't3']);
+  });
+});
