@@ -25,8 +25,8 @@ export async function registerDashboard(app: FastifyInstance, dir: string): Prom
       wildcard: false,
       index: false,
       serveDotFiles: false,
-      setHeaders(res, file) {
-        (res as unknown as { setHeader(n: string, v: string): void }).setHeader('cache-control', HASHED.test(path.basename(file)) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      setHeaders(reply, file) {
+        reply.header('cache-control', HASHED.test(path.basename(file)) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }
