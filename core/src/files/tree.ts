@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { DirEntry, Listing } from './listing.ts';
 import { iconFor, type TreeIcon } from './icons.ts';
 import type { ScrapeState } from './file-states.ts';
+import { indexLetter } from '../templates/letter.ts';
 
 /** A file tree node as the dashboard reads it (spec: "File tree node"). */
 export interface TreeNode {
@@ -26,6 +27,36 @@ export type SortField = (typeof SORT_FIELDS)[number];
 
 /** zh collation orders CJK by pinyin and Latin as usual; numeric makes "2" come before "10". */
 const collator = new Intl.Collator('zh', { numeric: true, sensitivity: 'base' });
+
+/**
+ * The name's group in the list: digits first, then A–Z where a Chinese name files under its pinyin
+ * initial (阿杜, Beyond, 周杰伦 — as music apps list artists), then everything else (kana, hangul,
+ * symbols). ICU's zh collation alone would put every hanzi before every Latin letter.
+ */
+function groupOf(name: string): string {
+  const c = name.charCodeAt(0);
+  if (c >= 48 && c <= 57) return '0';
+  const letter = indexLetter(name);
+  return letter === '#' ? '~' : letter;
+}
+
+const groups = new Map<string, string>();
+function group(name: string): string {
+  let g = groups.get(name);
+  if (g === undefined) {
+    g = groupOf(name);
+    if (groups.size > 200_000) groups.clear();
+    groups.set(name, g);
+  }
+  return g;
+}
+
+/** Name order: group, then the zh collation inside the group. */
+export function compareNames(a: string, b: string): number {
+  const ga = group(a);
+  const gb = group(b);
+  return ga !== gb ? (ga < gb ? -1 : 1) : collator.compare(a, b);
+}
 /** State order when sorting by state: not scraped first (what still needs work), then failed, then done. */
 const STATE_RANK: Record<string, number> = { null: 0, failed: 1, success: 2 };
 
@@ -81,7 +112,7 @@ export function sortNodes(nodes: TreeNode[], sortedFields: readonly string[] | s
           c = Number(b.is_dir) - Number(a.is_dir);
           break;
         case 'name':
-          c = collator.compare(a.name, b.name);
+          c = compareNames(a.name, b.name);
           break;
         case 'update_time':
           c = a.update_time < b.update_time ? -1 : a.update_time > b.update_time ? 1 : 0;
@@ -95,7 +126,7 @@ export function sortNodes(nodes: TreeNode[], sortedFields: readonly string[] | s
       }
       if (c !== 0) return field === 'folder' ? c : c * dir;
     }
-    return collator.compare(a.name, b.name);
+    return compareNames(a.name, b.name);
   };
   return nodes.sort(cmp);
 }

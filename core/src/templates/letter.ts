@@ -17,10 +17,16 @@ export function indexLetter(name: string): string {
   const latin = first.normalize('NFD')[0].toUpperCase();
   if (/[A-Z]/.test(latin)) return latin;
   if (!HAN.test(first)) return '#';
+  // Binary search for the last boundary the character sorts at or after.
+  let lo = 0;
+  let hi = BOUNDARIES.length - 1;
   let letter = '#';
-  for (const [l, boundary] of BOUNDARIES) {
-    if (zh.compare(first, boundary) >= 0) letter = l;
-    else break;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (zh.compare(first, BOUNDARIES[mid][1]) >= 0) {
+      letter = BOUNDARIES[mid][0];
+      lo = mid + 1;
+    } else hi = mid - 1;
   }
   return letter;
 }

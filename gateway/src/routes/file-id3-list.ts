@@ -2,7 +2,7 @@ import path from 'node:path';
 import { realpath, stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { isAudioName } from '@tagsonic/core/files';
+import { compareNames, isAudioName } from '@tagsonic/core/files';
 import { ok } from '../envelope.ts';
 import { requireUser } from '../auth.ts';
 import { FileId3ListRequest, FileId3ListResponse } from '../schemas/files.ts';
@@ -38,7 +38,7 @@ export async function fileId3ListRoutes(app: FastifyInstance, ctx: Ctx): Promise
         if (visited.has(real)) return;
         visited.add(real);
         const listing = await ctx.lister.list(folder, { refresh: b.refresh });
-        const sorted = [...listing.entries].sort((x, y) => collator.compare(x.name, y.name));
+        const sorted = [...listing.entries].sort((x, y) => compareNames(x.name, y.name));
         for (const e of sorted) {
           if (files.length >= limit) return;
           if (!e.isDir && isAudioName(e.name)) files.push(path.join(folder, e.name));
@@ -68,8 +68,6 @@ export async function fileId3ListRoutes(app: FastifyInstance, ctx: Ctx): Promise
   );
 }
 
-const collator = new Intl.Collator('zh', { numeric: true, sensitivity: 'base' });
-
 type Row = Awaited<ReturnType<typeof id3Row>>;
 
 function filterRows(rows: Row[], word: string | undefined): Row[] {
@@ -83,7 +81,7 @@ function filterRows(rows: Row[], word: string | undefined): Row[] {
   );
 }
 
-/** `field` or `-field` over any row column; numbers compare as numbers, text with the zh collation. */
+/** `field` or `-field` over any row column; numbers compare as numbers, text as the tree orders names. */
 function sortRows(rows: Row[], sorted: string | undefined): Row[] {
   const s = (sorted ?? '').trim();
   if (!s) return rows;
@@ -100,7 +98,7 @@ function sortRows(rows: Row[], sorted: string | undefined): Row[] {
     let c: number;
     if (typeof x === 'number' && typeof y === 'number') c = x - y;
     else if (numeric.has(field as string)) c = Number.parseInt(String(x), 10) - Number.parseInt(String(y), 10);
-    else c = collator.compare(String(x), String(y));
+    else c = compareNames(String(x), String(y));
     return desc ? -c : c;
   });
 }

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { checkTemplate, renderTemplate, songNameOf, templateVariables, TEMPLATE_VARIABLES } from './template.ts';
+import { indexLetter } from './letter.ts';
+import { compileSafeRegex, replaceText } from './safe-regex.ts';
+
+describe('templates', () => {
+  const vars = templateVariables('/m/周杰伦/叶惠美/03. 周杰伦 - 晴天.flac', {
+    title: '晴天',
+    artist: '周杰伦/方文山',
+    album: '叶惠美',
+    tracknumber: '3',
+    year: '2003',
+    lyrics: null,
+  });
+
+  it('offers exactly the spec variables, from tags and path', () => {
+    expect(Object.keys(vars).sort()).toEqual([...TEMPLATE_VARIABLES].sort());
+    expect(vars).toMatchObject({
+      first_artist: '周杰伦',
+      first_artist_letter: 'Z',
+      filename: '03. 周杰伦 - 晴天',
+      file_song_name: '晴天',
+      parent_path: '叶惠美',
+      parent_parent_path: '周杰伦',
+      lyrics: '',
+      null: '',
+    });
+  });
+
+  it('renders, keeps literal text and refuses unknown variables clearly', () => {
+    expect(renderTemplate('${tracknumber}. ${title} (${year})', vars)).toBe('3. 晴天 (2003)');
+    expect(renderTemplate('${ title }$5 {x}', vars)).toBe('晴天$5 {x}');
+    expect(renderTemplate('${null}', vars)).toBe('');
+    expect(() => renderTemplate('${albumartists}', vars)).toThrow(/Unknown variable \$\{albumartists\}; use one of/);
+    expect(() => checkTemplate('${title} ${bogus}')).toThrow(expect.objectContaining({ code: 'TAGSONIC_ERR_TEMPLATE_UNKNOWN_VARIABLE' }));
+  });
+
+  it('takes the song name out of common file-name shapes', () => {
+    expect(songNameOf('01 Song')).toBe('Song');
+    expect(songNameOf('01-Song')).toBe('Song');
+    expect(songNameOf('Artist - Song')).toBe('Song');
+    expect(songNameOf('2046')).toBe('2046');
+    expect(songNameOf('Song')).toBe('Song');
+  });
+
+  it('gives index letters: Latin, accented Latin, pinyin initials, # otherwise', () => {
+    expect(['Beyond', 'éric', '阿杜', '周杰伦', '王菲', '林俊杰', '1983', '', 'ひだまり'].map(indexLetter)).toEqual(['B', 'E', 'A', 'Z', 'W', 'L', '#', '#', '#']);
+  });
+});
+
+describe('safe regexes', () => {
+  it('matches named groups in both spellings and replaces with $n and $<name>', () => {
+    const re = compileSafeRegex('(?<artist>.+?) - (?P<title>.+)');
+    expect(re.match('A - B')?.groups).toEqual({ artist: 'A', title: 'B' });
+    expect(compileSafeRegex('(\\w+)@(?<d>\\w+)').replaceAll('x@y z@w', '$<d>:$1').text).toBe('y:x w:z');
+    expect(compileSafeRegex('[(]x[)]').replaceAll('(x)', 'y')).toEqual({ text: 'y', count: 1 });
+    expect(compileSafeRegex('abc', { ignoreCase: true }).match('xABC')).not.toBeNull();
+  });
+
+  it('runs catastrophic patterns in linear time and refuses what RE2 cannot do', () => {
+    const t = performance.now();
+    expect(compileSafeRegex('(a|aa)+$').match(`${'a'.repeat(30_000)}b`)).toBeNull();
+    expect(compileSafeRegex('(x+x+)+y').match('x'.repeat(30_000))).toBeNull();
+    expect(performance.now() - t).toBeLessThan(1000);
+    expect(() => compileSafeRegex('(?=a)')).toThrow(expect.objectContaining({ code: 'TAGSONIC_ERR_REGEX_INVALID' }));
+    expect(() => compileSafeRegex('(a)\\1')).toThrow(expect.objectContaining({ code: 'TAGSONIC_ERR_REGEX_INVALID' }));
+    expect(() => compileSafeRegex('')).toThrow(expect.objectContaining({ code: 'TAGSONIC_ERR_REGEX_EMPTY' }));
+    expect(() => compileSafeRegex('a'.repeat(1001))).toThrow(expect.objectContaining({ code: 'TAGSONIC_ERR_REGEX_TOO_LONG' }));
+    expect(() => compileSafeRegex('a').match('a'.repeat(100_001))).toThrow(expect.objectContaining({ code: 'TAGSONIC_ERR_REGEX_INPUT_TOO_LONG' }));
+  });
+
+  it('replaces plain text literally', () => {
+    expect(replaceText('a.b.c', '.', '$1')).toEqual({ text: 'a$1b$1c', count: 2 });
+    expect(replaceText('abc', '', 'x')).toEqual({ text: 'abc', count: 0 });
+  });
+});
