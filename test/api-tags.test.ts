@@ -158,6 +158,14 @@ describe('POST /apimt/update_id3/', () => {
     expectError(await save([{ file_full_path: file, album_img: '/apimt/uploaded_image/aaaaaaaaaaaaaaaaaaaaaa' }]), 404, 'TAGSONIC_ERR_UPLOAD_NOT_FOUND');
   });
 
+  it('reports a side file that cannot be written on its item, after the tags were written', async () => {
+    const file = await scratch('Unsorted/track01.mp3');
+    await mkdir(path.join(path.dirname(file), 'cover.jpg'));
+    const res = expectError(await save([{ file_full_path: file, title: 'side', album_img: `data:image/png;base64,${png.toString('base64')}`, is_save_album_cover: true }]), 400, 'TAGSONIC_ERR_TAGS_WRITE_FAILED');
+    expect(res.message).toMatch(/cover\.jpg|EISDIR|directory/i);
+    expect((await probeTags(file)).title).toBe('side');
+  });
+
   it('renames the file (sanitised, extension kept, .lrc follows) and refuses collisions', async () => {
     const file = await scratch('赵长青/爱情里的青春/01 再见远方.mp3');
     await copyFile(path.join(lib, '赵长青/爱情里的青春/01 再见远方.lrc'), file.replace(/\.mp3$/, '.lrc'));

@@ -90,7 +90,7 @@ export async function updateId3Routes(app: FastifyInstance, ctx: Ctx): Promise<v
       for (let i = 0; i < report.length; i++) {
         const it = report[i];
         const plan = plans[i];
-        const side = it.status === 'success' ? await sideFiles(plan).catch((e: unknown) => ({ error: message(e) })) : {};
+        const side = it.status === 'success' ? await sideFiles(plan).catch((e: unknown) => ({ error: errorText(e) })) : {};
         items.push({
           path: it.path,
           status: 'error' in side ? 'fail' : it.status,
@@ -106,8 +106,8 @@ export async function updateId3Routes(app: FastifyInstance, ctx: Ctx): Promise<v
       if (failed.length === items.length && failed.length > 0) {
         throw new TagsonicError('invalid', 'TAGSONIC_ERR_TAGS_WRITE_FAILED', failed[0].error ?? 'The tags could not be written.', { details: data });
       }
-      const message = !final ? '任务在后台努力运行中' : failed.length > 0 ? `${failed.length} 个文件修改失败：${failed[0].error ?? ''}` : '修改成功！';
-      return ok(data, message);
+      const summary = !final ? '任务在后台努力运行中' : failed.length > 0 ? `${failed.length} 个文件修改失败：${failed[0].error ?? ''}` : '修改成功！';
+      return ok(data, summary);
     },
   );
 }
@@ -181,7 +181,7 @@ async function sideFiles(plan: Plan): Promise<{ lyricsFile?: string | null; cove
   return out;
 }
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * Subscribes before the task exists so a fast worker's completion event is never missed; resolves
