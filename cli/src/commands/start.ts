@@ -2,6 +2,7 @@ import { buildApp } from '@tagsonic/gateway';
 import { startWorker } from '@tagsonic/workers';
 import { LibraryWatcher, Scanner, WATCH_SCHEDULE } from '@tagsonic/workers/scanner';
 import cron from 'node-cron';
+import { SubsonicCredentials } from '@tagsonic/core/users';
 import { openRuntime } from '../runtime.ts';
 
 export interface StartOptions {
@@ -27,6 +28,12 @@ export async function start(options: StartOptions): Promise<void> {
   } else if (admin.created) {
     log('created user "admin" with the password from TAGSONIC_ADMIN_PASSWORD');
   }
+  if (admin.created && config.subsonicPassword) {
+    const creds = new SubsonicCredentials(rt.store, rt.users, rt.secrets.subsonicKey);
+    await creds.init();
+    await creds.setPassword('admin', config.subsonicPassword);
+    log('gave "admin" the Subsonic password from TAGSONIC_SUBSONIC_PASSWORD');
+  }
   if (rt.secretsCreated) log(`generated secrets in ${config.dataDir}/secrets.json`);
 
   const closers: Array<() => Promise<void>> = [];
@@ -50,7 +57,7 @@ export async function start(options: StartOptions): Promise<void> {
   }
   if (options.gateway) {
     const app = await buildApp(
-      { config, secrets: rt.secrets, store: rt.store, bus: rt.bus, roots: rt.roots, users: rt.users, tasks: rt.tasks, buildId: rt.buildId },
+      { config, secrets: rt.secrets, store: rt.store, bus: rt.bus, roots: rt.roots, users: rt.users, tasks: rt.tasks, journal: rt.journal, buildId: rt.buildId },
       { logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] } },
     );
     await app.listen({ port: config.port, host: config.host });
