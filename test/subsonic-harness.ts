@@ -4,6 +4,7 @@
  * scanned once with the real scanner, two accounts with Subsonic passwords (admin and alice) and an
  * API key for alice, the gateway built with `buildApp` and called with `inject()` (or listening on a
  * port when asked), and helpers that call /rest in JSON or XML with any authentication mechanism.
+ * `ok()` and `both()` validate every element they know against test/subsonic-schemas.ts.
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '@tagsonic/core/config';
 import { SubsonicCredentials } from '@tagsonic/core/users';
 import { buildApp } from '@tagsonic/gateway';
+import { TEXT_ELEMENTS } from '../gateway/src/subsonic/serialize.ts';
+import { validateResponse } from './subsonic-schemas.ts';
 import { openRuntime, type Runtime } from '@tagsonic/cli';
 import { Scanner } from '@tagsonic/workers/scanner';
 import { generateLibrary, GENERATOR_VERSION, type LibraryManifest } from '@tagsonic/test/library';
@@ -135,6 +138,7 @@ export async function ok(app: FastifyInstance, method: string, params: Record<st
   const body = res.json()['subsonic-response'];
   expect(body.status, res.body).toBe('ok');
   expect(body.error).toBeUndefined();
+  validateResponse(body, {}, true);
   return body;
 }
 
@@ -146,6 +150,7 @@ export async function fails(app: FastifyInstance, method: string, params: Record
   expect(body.status, res.body).toBe('failed');
   expect(body.error.code, res.body).toBe(code);
   expect(body.error.message.length).toBeGreaterThan(5);
+  validateResponse(body);
   expect(res.body).not.toMatch(/at \S+ \(|node:internal|\.ts:\d+/);
   return body.error;
 }
@@ -157,7 +162,9 @@ const xmlParser = new XMLParser({
   alwaysCreateTextNode: true,
   parseTagValue: false,
   parseAttributeValue: false,
-  isArray: (_name, jpath) => jpath.includes('.'),
+  jPath: true,
+  // Every element below the root is a list, so one child and many look alike.
+  isArray: (_name, jpath, _leaf, isAttribute) => !isAttribute && String(jpath).includes('.'),
 });
 
 /** Parses an XML answer (strictly) into `{ 'subsonic-response': { …attributes, child: [ … ] } }` with every child element an array. */
@@ -171,4 +178,48 @@ export async function xml(app: FastifyInstance, method: string, params: Record<s
   expect(res.statusCode, res.body).toBe(200);
   expect(res.headers['content-type']).toBe('text/xml; charset=utf-8');
   return parseXml(res.body)['subsonic-response'];
+}
+
+const scalarString = (v: unknown): string => (typeof v === 'string' ? v : String(v));
+const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/** A JSON element in the shape XML gives it: strings for attributes, lists of elements, `value` texts. */
+function canonicalJson(name: string, obj: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(obj)) {
+    if (v === null || v === undefined) continue;
+    if (key === 'value' && isScalar(v)) out.value = scalarString(v);
+    else if (Array.isArray(v)) {
+      const items = v.map((item) => (isScalar(item) ? { value: scalarString(item) } : canonicalJson(key, item as Record<string, unknown>)));
+      if (items.length) out[key] = items;
+    } else if (isScalar(v)) out[key] = TEXT_ELEMENTS[name]?.has(key) ? [{ value: scalarString(v) }] : scalarString(v);
+    else out[key] = [canonicalJson(key, v as Record<string, unknown>)];
+  }
+  return out;
+}
+
+function canonicalXml(obj: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(obj)) {
+    if (key === 'value' && v === '') continue;
+    out[key] = Array.isArray(v) ? v.map((item) => canonicalXml(item as Record<string, unknown>)) : v;
+  }
+  return out;
+}
+
+/**
+ * Calls a method in JSON and in XML and checks both carry the same tree (XML attributes and
+ * elements vs JSON values and arrays). Returns the JSON `subsonic-response`.
+ */
+export async function both(app: FastifyInstance, method: string, params: Record<string, ParamValue | undefined> = {}, options: CallOptions = {}): Promise<any> {
+  const json = await rest(app, method, params, { ...options, format: 'json' });
+  const xmlRes = await rest(app, method, params, { ...options, format: 'xml' });
+  expect(json.statusCode, json.body).toBe(200);
+  expect(xmlRes.statusCode, xmlRes.body).toBe(200);
+  const body = json.json()['subsonic-response'];
+  const { xmlns, ...root } = parseXml(xmlRes.body)['subsonic-response'];
+  expect(xmlns).toBe('http://subsonic.org/restapi');
+  expect(canonicalXml(root)).toEqual(canonicalJson('subsonic-response', body));
+  validateResponse(body, {}, true);
+  return body;
 }

@@ -3,6 +3,7 @@ import type { Ctx } from '../deps.ts';
 import { redactUrl } from './auth.ts';
 import { GROUPS } from './groups.ts';
 import { subsonicRoutes } from './plugin.ts';
+import { sharePages } from './share-page.ts';
 
 export { defineGroup, type SubsonicGroup, type SubsonicCall, type PublicCall, type Handler, type GroupApi } from './registry.ts';
 export * from './model.ts';
@@ -11,7 +12,8 @@ const redactedRequest = (req: { method: string; url: string; ip?: string }) => (
 
 /**
  * Mounts the Subsonic API at /rest as one encapsulated plugin (its own body parsers, error and
- * not-found handlers). Its request logs show URLs with p, t, s and apiKey redacted.
+ * not-found handlers). Its request logs show URLs with p, t, s and apiKey redacted. Also serves the
+ * public share pages (/share/<id>).
  */
 export async function registerSubsonic(app: FastifyInstance, ctx: Ctx): Promise<void> {
   await app.register(
@@ -24,4 +26,5 @@ export async function registerSubsonic(app: FastifyInstance, ctx: Ctx): Promise<
       logSerializers: { req: redactedRequest as unknown as (value: unknown) => string },
     },
   );
+  await sharePages(app, ctx);
 }

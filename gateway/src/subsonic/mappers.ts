@@ -103,7 +103,7 @@ export function albumID3(album: AlbumView): AlbumID3 {
     year: opt(album.year),
     genre: opt(album.genre),
     played: album.played,
-    userRating: album.userRating ?? 0,
+    userRating: album.userRating,
     genres: album.genres.map((name) => ({ name })),
     artists: refs(album.artists),
     displayArtist: album.artist,

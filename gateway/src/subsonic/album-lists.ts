@@ -1,0 +1,116 @@
+/**
+ * Lists: album lists (every standard type + the spec's less_cover, search, byArtist), random songs,
+ * songs by genre (+ the spec's artist_id and search), now playing, starred items (+ the spec's
+ * type, size, offset).
+ */
+import { ALBUM_LIST_TYPES, type AlbumListOptions, type AlbumListType, type ItemType } from '@tagsonic/core/library';
+import { badParam, missingParam } from './errors.ts';
+import { albumChild, albumID3, artistID3, child, indexArtist } from './mappers.ts';
+import type { NowPlayingEntryBody } from './model.ts';
+import type { Params } from './params.ts';
+import { defineGroup } from './registry.ts';
+
+const STAR_TYPES: Record<string, ItemType> = { artist: 'artist', album: 'album', track: 'track', song: 'track' };
+
+function albumListOptions(params: Params, userId: string): AlbumListOptions {
+  const type = params.required('type');
+  if (!(ALBUM_LIST_TYPES as readonly string[]).includes(type)) throw badParam('type', `one of ${ALBUM_LIST_TYPES.join(', ')}`);
+  if (type === 'byYear') {
+    if (!params.has('fromYear')) throw missingParam('fromYear');
+    if (!params.has('toYear')) throw missingParam('toYear');
+  }
+  if (type === 'byGenre' && !params.str('genre')) throw missingParam('genre');
+  if (type === 'byArtist' && !params.str('artist_id') && !params.str('artistId')) throw missingParam('artist_id');
+  return {
+    type: type as AlbumListType,
+    size: params.int('size'),
+    offset: params.int('offset'),
+    fromYear: params.int('fromYear'),
+    toYear: params.int('toYear'),
+    genre: params.str('genre'),
+    artistId: params.str('artist_id') ?? params.str('artistId'),
+    search: params.str('search') ?? params.str('query'),
+    musicFolderId: params.int('musicFolderId'),
+    userId,
+  };
+}
+
+function starType(params: Params): ItemType | undefined {
+  const t = params.str('type');
+  if (t === undefined || t === '') return undefined;
+  const type = STAR_TYPES[t];
+  if (!type) throw badParam('type', 'artist, album or track');
+  return type;
+}
+
+export const albumListsGroup = defineGroup('album-lists', (api, ctx) => {
+  const q = ctx.library.queries;
+
+  api.method('getAlbumList', async ({ params, user }) => ({
+    albumList: { album: (await q.albumList(albumListOptions(params, user._id))).map(albumChild) },
+  }));
+
+  api.method('getAlbumList2', async ({ params, user }) => ({
+    albumList2: { album: (await q.albumList(albumListOptions(params, user._id))).map(albumID3) },
+  }));
+
+  api.method('getRandomSongs', async ({ params, user }) => ({
+    randomSongs: {
+      song: (
+        await q.randomSongs({
+          size: params.int('size'),
+          genre: params.str('genre') || undefined,
+          fromYear: params.int('fromYear'),
+          toYear: params.int('toYear'),
+          musicFolderId: params.int('musicFolderId'),
+          userId: user._id,
+        })
+      ).map(child),
+    },
+  }));
+
+  api.method('getSongsByGenre', async ({ params, user }) => {
+    const genre = params.str('genre') || undefined;
+    const artistId = params.str('artist_id') || params.str('artistId') || undefined;
+    if (!genre && !artistId) throw missingParam('genre');
+    const songs = await q.songsByGenre({
+      genre,
+      artistId,
+      search: params.str('search'),
+      count: params.int('count'),
+      offset: params.int('offset'),
+      musicFolderId: params.int('musicFolderId'),
+      userId: user._id,
+    });
+    return { songsByGenre: { song: songs.map(child) } };
+  });
+
+  api.method('getNowPlaying', async ({ user }) => {
+    const entries = await ctx.library.annotations.nowPlaying();
+    const songs = new Map((await q.songsByIds(entries.map((e) => e.trackId), user._id)).map((s) => [s.id, s]));
+    const names = new Map<string, string>();
+    const out: NowPlayingEntryBody[] = [];
+    for (const [i, e] of entries.entries()) {
+      const song = songs.get(e.trackId);
+      if (!song) continue;
+      if (!names.has(e.userId)) names.set(e.userId, (await ctx.users.findById(e.userId))?.username ?? '');
+      const username = names.get(e.userId)!;
+      if (!username) continue;
+      out.push({ ...child(song), username, minutesAgo: e.minutesAgo, playerId: i + 1, ...(e.client ? { playerName: e.client } : {}) });
+    }
+    return { nowPlaying: { entry: out } };
+  });
+
+  const starred = ({ params, user }: { params: Params; user: { _id: string } }) =>
+    q.starred({ userId: user._id, type: starType(params), offset: params.int('offset'), size: params.int('size'), musicFolderId: params.int('musicFolderId') });
+
+  api.method('getStarred', async (call) => {
+    const s = await starred(call);
+    return { starred: { artist: s.artists.map(indexArtist), album: s.albums.map(albumChild), song: s.songs.map(child) } };
+  });
+
+  api.method('getStarred2', async (call) => {
+    const s = await starred(call);
+    return { starred2: { artist: s.artists.map(artistID3), album: s.albums.map(albumID3), song: s.songs.map(child) } };
+  });
+});
