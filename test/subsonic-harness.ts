@@ -40,7 +40,7 @@ export interface SubsonicHarness {
 export const smallLibrary = (): Promise<LibraryManifest> =>
   generateLibrary({ root: path.join(tmpdir(), `tagsonic-test-small-library-v${GENERATOR_VERSION}`), size: 'small' });
 
-export async function startSubsonic(options: { listen?: boolean; scan?: boolean } = {}): Promise<SubsonicHarness> {
+export async function startSubsonic(options: { listen?: boolean; scan?: boolean; logLines?: string[] } = {}): Promise<SubsonicHarness> {
   const manifest = await smallLibrary();
   const home = await mkdtemp(path.join(tmpdir(), 'tagsonic-subsonic-'));
   const rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
@@ -68,7 +68,7 @@ export async function startSubsonic(options: { listen?: boolean; scan?: boolean 
     library: rt.library,
     buildId: 'test',
     dashboardDir: path.join(home, 'no-dashboard'),
-  });
+  }, options.logLines ? { logger: { level: 'debug', stream: { write: (line: string) => void options.logLines!.push(line) } } } : {});
   let url = '';
   if (options.listen) url = await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();

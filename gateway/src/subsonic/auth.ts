@@ -64,11 +64,23 @@ export async function authenticate(params: Params, credentials: SubsonicCredenti
   return user;
 }
 
-/** The query string with secret parameters replaced, for logs. */
+/** The URL with the values of secret parameters replaced (every occurrence), for logs. */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
-  const search = new URLSearchParams(url.slice(q + 1));
-  for (const name of SECRET_PARAMS) if (search.has(name)) search.set(name, '[redacted]');
-  return `${url.slice(0, q)}?${search.toString()}`;
+  const parts = url
+    .slice(q + 1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const rawName = eq < 0 ? part : part.slice(0, eq);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      } catch {
+        // A malformed escape is logged as sent; it cannot be a parameter we read either.
+      }
+      return (SECRET_PARAMS as readonly string[]).includes(name) ? `${rawName}=[redacted]` : part;
+    });
+  return `${url.slice(0, q)}?${parts.join('&')}`;
 }
