@@ -9,6 +9,8 @@ import type { LoginThrottle } from '@tagsonic/core/auth';
 import type { DirectoryLister, FileStates } from '@tagsonic/core/files';
 import type { Records } from '@tagsonic/core/records';
 import type { Library } from '@tagsonic/core/library';
+import type { Playlists } from '@tagsonic/core/playlists';
+import type { MediaOptions, MediaServices } from './subsonic/media-services.ts';
 
 /** Everything the gateway needs, built by the composition root (cli) for either mode. */
 export interface GatewayDeps {
@@ -23,6 +25,10 @@ export interface GatewayDeps {
   buildId: string;
   /** The library services (Subsonic /rest reads and marks); opened on the store like the runtime's when not given. */
   library?: Library;
+  /** Playlists (Subsonic and dashboard); built on the store and library when not given. */
+  playlists?: Playlists;
+  /** Transcoding and cover-cache limits (tests lower them). */
+  media?: MediaOptions;
   /** The tag journal (undo); built on the data dir like the runtime's when not given. */
   journal?: TagJournal;
   /** Where the built dashboard is (default: dashboard/dist of this checkout). */
@@ -35,6 +41,9 @@ export interface GatewayDeps {
 export interface Ctx extends GatewayDeps {
   journal: TagJournal;
   library: Library;
+  playlists: Playlists;
+  /** Transcoder, cover cache and transcoding settings of this process. */
+  mediaServices: MediaServices;
   subsonic: SubsonicCredentials;
   throttle: LoginThrottle;
   fileStates: FileStates;

@@ -6,6 +6,8 @@ import { LoginThrottle } from '@tagsonic/core/auth';
 import { DirectoryLister, FileStates } from '@tagsonic/core/files';
 import { Records } from '@tagsonic/core/records';
 import { openLibrary } from '@tagsonic/core/library';
+import { Playlists } from '@tagsonic/core/playlists';
+import { buildMediaServices } from './subsonic/media-services.ts';
 import type { Ctx, GatewayDeps } from './deps.ts';
 
 /** Builds the gateway's services on top of the runtime's deps and prepares their indexes and folders. */
@@ -18,9 +20,14 @@ export async function buildContext(deps: GatewayDeps): Promise<Ctx> {
   const backgroundDir = path.join(deps.config.dataDir, 'background');
   await mkdir(uploadsDir, { recursive: true, mode: 0o700 });
   await mkdir(backgroundDir, { recursive: true, mode: 0o700 });
+  const library = deps.library ?? (await openLibrary({ store: deps.store, tasks: deps.tasks, roots: deps.roots.roots }));
+  const playlists = deps.playlists ?? new Playlists({ store: deps.store, library, roots: deps.roots });
+  await playlists.init();
   return {
     ...deps,
-    library: deps.library ?? (await openLibrary({ store: deps.store, tasks: deps.tasks, roots: deps.roots.roots })),
+    library,
+    playlists,
+    mediaServices: buildMediaServices({ store: deps.store, dataDir: deps.config.dataDir, options: deps.media }),
     journal: deps.journal ?? createTagJournal({ store: deps.store, blobDir: path.join(deps.config.dataDir, 'journal-blobs') }),
     subsonic,
     throttle: new LoginThrottle(deps.store, deps.loginLimits),

@@ -409,6 +409,10 @@ export interface ResponseBody {
   lyrics?: LyricsBody;
   lyricsList?: { structuredLyrics: StructuredLyricsBody[] };
   discover?: DiscoverBody;
+  /** The spec's exportPlaylist: a signed link to the .m3u8 file (valid one hour). */
+  playlistExport?: { url: string; fileName: string; expires: Date };
+  /** importPlaylist: the playlist made and the entries that named no library file. */
+  playlistImport?: { matched: number; unmatchedCount: number; playlist: PlaylistBody; unmatched: Array<{ line: number; location: string; reason: string }> };
 }
 
 /** The whole answer: the envelope's fields plus the method's element. */
