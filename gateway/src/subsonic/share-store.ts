@@ -103,7 +103,14 @@ export class ShareStore {
       try {
         if (kind === 'track') add([await q.song(id, userId)]);
         else if (kind === 'album') add((await q.albumDetail(id, userId)).songs);
-        else if (kind === 'artist') for (const album of (await q.artistDetail(id, userId)).albums) add((await q.albumDetail(album.id, userId)).songs);
+        else if (kind === 'artist') {
+          // The artist's own songs (not whole compilations it appears on), page by page.
+          for (let offset = 0; out.size < MAX_SONGS; offset += 500) {
+            const page = await q.songsByGenre({ artistId: id, count: 500, offset, userId });
+            add(page);
+            if (page.length < 500) break;
+          }
+        }
       } catch (e) {
         // An item that left the library is skipped; the rest of the share still plays.
         if ((e as { kind?: string }).kind !== 'not_found') throw e;
