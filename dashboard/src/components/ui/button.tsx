@@ -1,0 +1,2 @@
+/** Buttons (Blueprint). */
+export { AnchorButton, Button, ButtonGroup, type ButtonProps } from '@blueprintjs/core';

@@ -1,0 +1,2 @@
+/** Dialogs, drawers and confirmations (Blueprint). */
+export { Alert, Dialog, DialogBody, DialogFooter, Drawer, DrawerSize, type DialogProps, type DrawerProps } from '@blueprintjs/core';

@@ -1,0 +1,29 @@
+/** 刮削配置: the tag source and which editor fields show in which order, remembered locally (§2). */
+import { create } from 'zustand';
+import { DEFAULT_SCRAPE_SOURCE, SCRAPE_SOURCES } from '../../../lib/constants.ts';
+import { loadSetting, saveSetting } from '../../../lib/local-settings.ts';
+import { DEFAULT_SHOWN_FIELDS, sanitizeFieldList, type EditorField } from '../lib/fields.ts';
+
+interface TagSettingsState {
+  resource: string;
+  showFields: EditorField[];
+  save: (resource: string, showFields: EditorField[]) => void;
+}
+
+const initialResource = () => {
+  const saved = loadSetting('resource', DEFAULT_SCRAPE_SOURCE);
+  return (SCRAPE_SOURCES as readonly string[]).includes(saved) ? saved : DEFAULT_SCRAPE_SOURCE;
+};
+
+export const useTagSettings = create<TagSettingsState>((set) => ({
+  resource: initialResource(),
+  showFields: (() => {
+    const saved = sanitizeFieldList(loadSetting('showFields', DEFAULT_SHOWN_FIELDS));
+    return saved.length > 0 ? saved : DEFAULT_SHOWN_FIELDS;
+  })(),
+  save: (resource, showFields) => {
+    saveSetting('resource', resource);
+    saveSetting('showFields', showFields);
+    set({ resource, showFields });
+  },
+}));

@@ -1,0 +1,223 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Button } from '../../../components/ui/button.tsx';
+import { Cell, Column, ColumnHeaderCell, RegionCardinality, SelectionModes, Table2, type Region } from '../../../components/ui/data-table.tsx';
+import { NonIdealState, Spinner } from '../../../components/ui/display.tsx';
+import { Checkbox, SegmentedControl } from '../../../components/ui/form.tsx';
+import { Menu, Popover } from '../../../components/ui/menu.tsx';
+import { DEFAULT_FOLDER_LIMIT, DEFAULT_TABLE_COLUMNS } from '../../../lib/constants.ts';
+import { useT } from '../../../lib/i18n.ts';
+import { loadSetting, saveSetting, type LocalSettings } from '../../../lib/local-settings.ts';
+import { getFileId3List } from '../api/get-file-id3-list.ts';
+import type { Id3Row, SelectItem } from '../api/types.ts';
+import { nextSort, sortRows, UNSORTED, type SortState } from '../lib/sort-cycle.ts';
+
+type Size = LocalSettings['tableSize'];
+
+export const TABLE_COLUMNS: { key: keyof Id3Row; label: string; width: number }[] = [
+  { key: 'album_img', label: '封面', width: 64 },
+  { key: 'filename', label: '文件名', width: 220 },
+  { key: 'title', label: '标题', width: 180 },
+  { key: 'artist', label: '艺术家', width: 150 },
+  { key: 'album', label: '专辑', width: 170 },
+  { key: 'albumartist', label: '专辑艺术家', width: 150 },
+  { key: 'lyrics', label: '歌词', width: 160 },
+  { key: 'lyrics_file', label: '歌词文件', width: 80 },
+  { key: 'year', label: '年份', width: 70 },
+  { key: 'genre', label: '流派', width: 120 },
+  { key: 'tracknumber', label: '音轨号', width: 70 },
+  { key: 'discnumber', label: '碟号', width: 60 },
+  { key: 'composer', label: '作曲', width: 130 },
+  { key: 'lyricist', label: '作词', width: 130 },
+  { key: 'comment', label: '备注', width: 150 },
+  { key: 'language', label: '语言', width: 90 },
+  { key: 'album_type', label: '专辑类型', width: 120 },
+  { key: 'duration', label: '时长', width: 70 },
+  { key: 'bit_rate', label: '比特率', width: 80 },
+  { key: 'sample_rate', label: '采样率', width: 80 },
+  { key: 'size', label: '大小', width: 70 },
+  { key: 'state', label: '状态', width: 80 },
+];
+
+const ROW_HEIGHT: Record<Size, number> = { xs: 24, sm: 36, md: 60 };
+
+export interface Id3Source {
+  folder: string;
+  items: SelectItem[];
+}
+
+const cellText = (row: Id3Row, key: keyof Id3Row): string => {
+  const v = row[key];
+  if (v === null || v === undefined) return '';
+  if (key === 'lyrics_file') return v ? '✓' : '';
+  if (key === 'duration') return `${Math.floor(Number(v) / 60)}:${String(Math.round(Number(v) % 60)).padStart(2, '0')}`;
+  if (key === 'size') return `${v} MB`;
+  if (key === 'bit_rate') return `${v} kbps`;
+  if (key === 'sample_rate') return `${v} kHz`;
+  return String(v);
+};
+
+/**
+ * The multi-file table: tags of the checked files and folders (§2). Visible columns are chosen and
+ * remembered, a header click sorts (none → asc → desc → asc), rows come in three sizes, Shift-click
+ * selects a range, a plain click opens the file in the editor.
+ */
+export function Id3Table({ source, version, onOpenRow }: { source: Id3Source | null; version: number; onOpenRow: (row: Id3Row) => void }) {
+  const t = useT();
+  const [rows, setRows] = useState<Id3Row[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [sort, setSort] = useState<SortState>(UNSORTED);
+  const [size, setSize] = useState<Size>(loadSetting('tableSize', 'sm'));
+  const [visible, setVisible] = useState<string[]>(loadSetting('showFieldsID3', [...DEFAULT_TABLE_COLUMNS]));
+  const [selection, setSelection] = useState<Region[]>([]);
+
+  const sourceKey = source ? `${source.folder}\u0000${source.items.map((i) => i.name).join('\u0000')}` : '';
+  useEffect(() => {
+    setSelection([]);
+    if (!source || source.items.length === 0) {
+      setRows([]);
+      return;
+    }
+    const controller = new AbortController();
+    setLoading(true);
+    getFileId3List(
+      {
+        file_full_path: source.folder,
+        select_data: source.items,
+        limit: loadSetting('limit', DEFAULT_FOLDER_LIMIT),
+        depth: loadSetting('isDepth', false) ? -1 : 1,
+        is_webdav: loadSetting('isOpenWebdav', false),
+      },
+      controller.signal,
+    ).then(
+      (r) => {
+        setRows(r);
+        setLoading(false);
+      },
+      () => {
+        if (!controller.signal.aborted) {
+          setRows([]);
+          setLoading(false);
+        }
+      },
+    );
+    return () => controller.abort();
+    // sourceKey stands for source's content; version reloads after saves.
+  }, [sourceKey, version]);
+
+  const sorted = useMemo(() => sortRows(rows, sort, (r, k) => r[k as keyof Id3Row]), [rows, sort]);
+  const columns = TABLE_COLUMNS.filter((c) => visible.includes(c.key));
+  const selectedRows = selection.reduce((n, r) => n + (r.rows ? r.rows[1] - r.rows[0] + 1 : 0), 0);
+
+  const changeSize = (s: string) => {
+    setSize(s as Size);
+    saveSetting('tableSize', s as Size);
+  };
+  const toggleColumn = (key: string, on: boolean) => {
+    const next = TABLE_COLUMNS.map((c) => c.key as string).filter((k) => (k === key ? on : visible.includes(k)));
+    setVisible(next);
+    saveSetting('showFieldsID3', next);
+  };
+
+  const columnMenu = (
+    <Menu className="ts-column-menu">
+      {TABLE_COLUMNS.map((c) => (
+        <li key={c.key}>
+          <Checkbox checked={visible.includes(c.key)} label={t(c.label)} onChange={(e) => toggleColumn(c.key, e.currentTarget.checked)} />
+        </li>
+      ))}
+    </Menu>
+  );
+
+  const onSelection = (regions: Region[]) => {
+    setSelection(regions);
+    // A single plain click selects one row: open it. Shift-click ranges (several rows) only select.
+    const only = regions.length === 1 ? regions[0].rows : undefined;
+    if (only && only[0] === only[1]) onOpenRow(sorted[only[0]]);
+  };
+
+  return (
+    <div className="ts-id3-table" data-testid="id3-table" data-rows={sorted.length} data-selected-rows={selectedRows}>
+      <div className="ts-table-toolbar">
+        <span className="ts-muted">
+          {loading ? t('读取标签中…') : t('{n} 个文件', { n: sorted.length })}
+          {selectedRows > 1 ? ` · ${t('已选 {n} 行', { n: selectedRows })}` : ''}
+        </span>
+        <span className="ts-grow" />
+        <SegmentedControl
+          size="small"
+          value={size}
+          onValueChange={changeSize}
+          options={[
+            { label: 'xs', value: 'xs' },
+            { label: 'sm', value: 'sm' },
+            { label: 'md', value: 'md' },
+          ]}
+          aria-label={t('行高')}
+        />
+        <Popover content={columnMenu} placement="bottom-end">
+          <Button size="small" variant="minimal" icon="column-layout" text={t('列')} />
+        </Popover>
+      </div>
+      {loading && rows.length === 0 ? (
+        <Spinner className="ts-pad" />
+      ) : sorted.length === 0 ? (
+        <NonIdealState icon="th-disconnect" description={t('暂无信息')} className="ts-table-empty" />
+      ) : (
+        <div className="ts-table-host">
+          <Table2
+            numRows={sorted.length}
+            defaultRowHeight={ROW_HEIGHT[size]}
+            columnWidths={columns.map((c) => c.width)}
+            selectionModes={SelectionModes.ROWS_AND_CELLS}
+            selectedRegions={selection}
+            onSelection={onSelection}
+            selectedRegionTransform={(region) => ({ ...region, cols: undefined, rows: region.rows ?? [0, 0] }) as Region}
+            enableFocusedCell={false}
+            enableRowResizing={false}
+            enableMultipleSelection
+            cellRendererDependencies={[sorted, size, t]}
+            getCellClipboardData={(r, c) => cellText(sorted[r], columns[c].key)}
+            key={`${size}:${columns.map((c) => c.key).join(',')}`}
+          >
+            {columns.map((c) => (
+              <Column
+                key={c.key}
+                id={c.key}
+                columnHeaderCellRenderer={() => (
+                  <ColumnHeaderCell
+                    name={t(c.label)}
+                    nameRenderer={(name) => (
+                      <button
+                        type="button"
+                        className="ts-sort-head"
+                        data-column={c.key}
+                        data-sort={sort.key === c.key ? sort.direction ?? 'none' : 'none'}
+                        onMouseDown={(e) => e.stopPropagation()}
+                        onClick={() => setSort(nextSort(sort, c.key))}
+                      >
+                        {name}
+                        <span aria-hidden="true">{sort.key === c.key ? (sort.direction === 'asc' ? ' ▲' : ' ▼') : ''}</span>
+                      </button>
+                    )}
+                  />
+                )}
+                cellRenderer={(r) => {
+                  const row = sorted[r];
+                  if (c.key === 'album_img') {
+                    return <Cell className="ts-cover-cell">{row.album_img ? <img src={row.album_img} alt="" loading="lazy" /> : null}</Cell>;
+                  }
+                  const text = cellText(row, c.key);
+                  return (
+                    <Cell className={c.key === 'state' || c.key === 'filename' ? `ts-state-${row.state ?? 'null'}` : undefined} tooltip={text.length > 30 ? text : undefined}>
+                      {row.error && c.key === 'filename' ? `⚠ ${text}` : text}
+                    </Cell>
+                  );
+                }}
+              />
+            ))}
+          </Table2>
+        </div>
+      )}
+    </div>
+  );
+}

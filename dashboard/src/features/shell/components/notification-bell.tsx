@@ -1,0 +1,75 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button.tsx';
+import { NonIdealState } from '../../../components/ui/display.tsx';
+import { Popover } from '../../../components/ui/menu.tsx';
+import { useT } from '../../../lib/i18n.ts';
+import { getFailedRecords, type FailedRecord } from '../api/get-failed-records.ts';
+import { markRecordsRead } from '../api/mark-records-read.ts';
+
+const POLL_MS = 60_000;
+
+/** The bell: failed-task records (title, content, update time); opening it posts the list and the unread count drops to 0 (§4). */
+export function NotificationBell() {
+  const t = useT();
+  const [items, setItems] = useState<FailedRecord[]>([]);
+  const [unread, setUnread] = useState(0);
+
+  const load = useCallback(async () => {
+    try {
+      const r = await getFailedRecords();
+      setItems(r.items);
+      setUnread(r.unread_count);
+    } catch {
+      // The bell stays quiet when records cannot be read; the next poll tries again.
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+    const timer = setInterval(() => void load(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [load]);
+
+  async function opened() {
+    await load();
+    try {
+      setUnread(await markRecordsRead(items));
+    } catch {
+      // Left unread; nothing else depends on it.
+    }
+  }
+
+  const list = (
+    <div className="ts-bell-list">
+      <div className="ts-bell-head">{t('失败任务通知')}</div>
+      {items.length === 0 ? (
+        <NonIdealState icon="notifications" description={t('暂无通知')} />
+      ) : (
+        <ul>
+          {items.map((r) => (
+            <li key={r.id} className={r.read ? '' : 'ts-unread'}>
+              <div className="ts-bell-title">{r.title}</div>
+              <div className="ts-bell-content">{r.content}</div>
+              <time className="ts-muted" dateTime={r.update_at}>
+                {new Date(r.update_at).toLocaleString()}
+              </time>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+
+  return (
+    <Popover content={list} placement="bottom-end" onOpening={() => void opened()}>
+      <span className="ts-bell">
+        <Button variant="minimal" icon="notifications" aria-label={t('通知')} title={t('通知')} />
+        {unread > 0 ? (
+          <span className="ts-badge" data-testid="unread-count">
+            {unread > 99 ? '99+' : unread}
+          </span>
+        ) : null}
+      </span>
+    </Popover>
+  );
+}

@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PRESET_GENRES } from './constants.ts';
+import { EN } from './i18n-en.ts';
+import { translate } from './i18n.ts';
+
+const SRC = path.resolve(import.meta.dirname, '..');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return sources(p);
+    return /\.(ts|tsx)$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) && e.name !== 'i18n-en.ts' ? [p] : [];
+  });
+}
+
+describe('i18n', () => {
+  it('every Chinese text in the dashboard has an English entry (tag values such as preset genres excepted)', () => {
+    const values = new Set<string>(PRESET_GENRES);
+    const missing: string[] = [];
+    for (const file of sources(SRC)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/'([^'\n]*[\u4e00-\u9fff][^'\n]*)'/g)) {
+        if (!values.has(m[1]) && !(m[1] in EN)) missing.push(`${path.relative(SRC, file)}: ${m[1]}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('translates with placeholders and falls back to the Chinese text', () => {
+    expect(translate('已勾选 {n}', { n: 3 }, 'zh-CN')).toBe('已勾选 3');
+    expect(translate('已勾选 {n}', { n: 3 }, 'en')).toBe('3 ticked');
+    expect(translate('没有这条', undefined, 'en')).toBe('没有这条');
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * Interface language: Chinese (the default, and the text of the spec) or English. Texts are keyed by
+ * their Chinese wording, so a screen reads like the spec and a missing English entry shows the Chinese.
+ */
+import { create } from 'zustand';
+import { EN } from './i18n-en.ts';
+import { loadSetting, saveSetting } from './local-settings.ts';
+
+export type Lang = 'zh-CN' | 'en';
+
+interface LangState {
+  lang: Lang;
+  setLang: (lang: Lang) => void;
+}
+
+export const useLang = create<LangState>((set) => ({
+  lang: loadSetting('lang', 'zh-CN') === 'en' ? 'en' : 'zh-CN',
+  setLang: (lang) => {
+    saveSetting('lang', lang);
+    if (typeof document !== 'undefined') document.documentElement.lang = lang;
+    set({ lang });
+  },
+}));
+
+/** `{name}` placeholders are filled from params. */
+export function translate(zh: string, params?: Record<string, string | number>, lang: Lang = useLang.getState().lang): string {
+  let text = lang === 'en' ? (EN[zh] ?? zh) : zh;
+  if (params) for (const [k, v] of Object.entries(params)) text = text.replaceAll(`{${k}}`, String(v));
+  return text;
+}
+
+/** A translator bound to the current language; the component re-renders when it changes. */
+export function useT(): (zh: string, params?: Record<string, string | number>) => string {
+  const lang = useLang((s) => s.lang);
+  return (zh, params) => translate(zh, params, lang);
+}
