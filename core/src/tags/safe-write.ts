@@ -10,7 +10,7 @@
  * its owner and group; its mtime is the time of the write, so scanners and sync tools see the change.
  * The rename gives the file a new inode: hard links to the old one keep the old bytes.
  */
-import { open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { open, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { newId } from '../ids.ts';
 import { isTagsonicError } from '../errors/index.ts';
@@ -105,23 +105,26 @@ async function writeOnce(
   let begun = false;
   let renamed = false;
   try {
-    // Exclusive create: never follow or reuse something already sitting at the temp name.
-    await (await open(tempPath, 'wx', 0o600)).close();
-    const bytes = await renderEdit(original, plan, tempPath);
-    const fh = await open(tempPath, 'w');
+    // Exclusive create: never follow or reuse something already sitting at the temp name. The one handle
+    // writes the new bytes, syncs them and reads them back for verification.
+    const fh = await open(tempPath, 'wx+', 0o600);
+    let written: Uint8Array;
     try {
-      await fh.writeFile(bytes);
+      const bytes = await renderEdit(original, plan, tempPath);
+      await fh.write(bytes, 0, bytes.length, 0);
+      // The WASI cover pass may have left a longer file behind at this path.
+      await fh.truncate(bytes.length);
       await fh.chmod(st.mode & 0o7777);
       await fh.chown(st.uid, st.gid).catch((err: NodeJS.ErrnoException) => {
         if (err.code !== 'EPERM') throw err;
       });
       await fh.sync();
+      await options.afterTempWritten?.(tempPath);
+      written = await readAll(fh);
     } finally {
       await fh.close();
     }
-    await options.afterTempWritten?.(tempPath);
 
-    const written = new Uint8Array(await readFile(tempPath));
     const after = (await inspectBuffer(written, target)).tags;
     const differences = diffSnapshots(expected, after, lenient);
     if (differences.length > 0) {
@@ -180,6 +183,19 @@ async function writeOnce(
     // `recover()` commits it by reading the file.
     throw isTagsonicError(err) ? err : fsErrorOrInternal(err, filePath);
   }
+}
+
+/** The whole file behind `fh`, read from disk (what the rename will publish). */
+async function readAll(fh: FileHandle): Promise<Uint8Array> {
+  const { size } = await fh.stat();
+  const data = new Uint8Array(size);
+  let n = 0;
+  while (n < size) {
+    const { bytesRead } = await fh.read(data, n, size - n, n);
+    if (bytesRead === 0) break;
+    n += bytesRead;
+  }
+  return data.subarray(0, n);
 }
 
 async function readOriginal(target: string, filePath: string) {
