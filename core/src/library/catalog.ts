@@ -6,6 +6,7 @@
  * copy. Derived structures are rebuilt lazily, once per revision.
  */
 import path from 'node:path';
+import type { Collection } from '../store/port.ts';
 import type { LibraryStore } from './library-store.ts';
 import type { AlbumDoc, ArtistDoc, GenreDoc, TrackDoc } from './model.ts';
 import { compareTrackOrder } from './derive.ts';
@@ -72,6 +73,8 @@ export function orderKey(name: string): string {
 }
 
 const INTERNED_TRACK_FIELDS = ['album', 'albumArtist', 'albumArtistTag', 'artist', 'genre', 'suffix', 'contentType', 'codec', 'root', 'folderId', 'language', 'folderCover', 'composer', 'lyricist', 'albumId', 'comment'] as const;
+/** Strings unique to a track: copied flat (see `flat`). */
+const FLAT_TRACK_FIELDS = ['_id', 'path', 'title', 'fp', 'lrcPath'] as const;
 const INTERNED_LIST_FIELDS = ['artists', 'artistIds', 'albumArtists', 'albumArtistIds', 'albumArtistsTag', 'genres', 'missing'] as const;
 /** Shared and never mutated: the catalogue's documents are read-only. */
 const EMPTY_LIST: string[] = [];
@@ -128,9 +131,9 @@ export class Catalog {
     // A deletion and a later re-creation of the same id: the higher revision wins.
     const written = new Map<string, number>();
     for (const t of tracks) this.putTrack(t), written.set(`track:${t._id}`, t.rev);
-    for (const a of albums) this.albums.set(a._id, a), written.set(`album:${a._id}`, a.rev);
-    for (const a of artists) this.artists.set(a._id, a), written.set(`artist:${a._id}`, a.rev);
-    for (const g of genres) this.genres.set(g._id, g), written.set(`genre:${g._id}`, g.rev);
+    for (const a of albums) this.putDerived(this.albums, a), written.set(`album:${a._id}`, a.rev);
+    for (const a of artists) this.putDerived(this.artists, a), written.set(`artist:${a._id}`, a.rev);
+    for (const g of genres) this.putDerived(this.genres, g), written.set(`genre:${g._id}`, g.rev);
     for (const ts of tombstones) {
       if ((written.get(`${ts.kind}:${ts.itemId}`) ?? -1) > ts.rev) continue;
       const map = ts.kind === 'track' ? this.tracks : ts.kind === 'album' ? this.albums : ts.kind === 'artist' ? this.artists : this.genres;
@@ -140,13 +143,12 @@ export class Catalog {
     if (tracks.length + albums.length + artists.length + genres.length + tombstones.length > 0) this.derived = null;
   }
 
+  /**
+   * Loads everything in batches, interning each batch before the next: decoding 100k documents at once
+   * would make the heap (and the process's memory, which V8 keeps) several times the catalogue's size.
+   * Changes committed meanwhile carry a higher revision than `rev` and arrive with the next sync.
+   */
   private async loadAll(rev: number): Promise<void> {
-    const [tracks, albums, artists, genres] = await Promise.all([
-      this.library.tracks.find({}),
-      this.library.albums.find({}),
-      this.library.artists.find({}),
-      this.library.genres.find({}),
-    ]);
     this.tracks.clear();
     this.strings.clear();
     this.lists.clear();
@@ -154,10 +156,10 @@ export class Catalog {
     this.albums.clear();
     this.artists.clear();
     this.genres.clear();
-    for (const t of tracks) this.putTrack(t);
-    for (const a of albums) this.albums.set(a._id, a);
-    for (const a of artists) this.artists.set(a._id, a);
-    for (const g of genres) this.genres.set(g._id, g);
+    await inBatches(this.library.tracks, (t) => this.putTrack(t));
+    await inBatches(this.library.albums, (a) => this.putDerived(this.albums, a));
+    await inBatches(this.library.artists, (a) => this.putDerived(this.artists, a));
+    await inBatches(this.library.genres, (g) => this.putDerived(this.genres, g));
     this.rev = rev;
     this.derived = null;
   }
@@ -168,6 +170,10 @@ export class Catalog {
    */
   private putTrack(t: TrackDoc): void {
     const rec = t as Record<string, unknown>;
+    for (const f of FLAT_TRACK_FIELDS) {
+      const v = rec[f];
+      if (typeof v === 'string') rec[f] = flat(v);
+    }
     for (const f of INTERNED_TRACK_FIELDS) {
       const v = rec[f];
       if (typeof v === 'string') rec[f] = this.intern(v);
@@ -176,6 +182,8 @@ export class Catalog {
       const v = rec[f];
       if (Array.isArray(v)) rec[f] = this.internList(v as string[]);
     }
+    // The relative path is the tail of the absolute one: a slice shares its characters.
+    if (t.path.endsWith(t.relPath)) t.relPath = t.path.slice(t.path.length - t.relPath.length);
     t.createdAt = this.internDate(t.createdAt);
     t.updatedAt = this.internDate(t.updatedAt);
     this.tracks.set(t._id, t);
@@ -184,8 +192,19 @@ export class Catalog {
   private intern(v: string): string {
     const s = this.strings.get(v);
     if (s !== undefined) return s;
-    this.strings.set(v, v);
-    return v;
+    const copy = flat(v);
+    this.strings.set(copy, copy);
+    return copy;
+  }
+
+  /** Album, artist and genre documents: their strings and lists go through the same pools. */
+  private putDerived<T extends { _id: string }>(map: Map<string, T>, doc: T): void {
+    const rec = doc as Record<string, unknown>;
+    for (const [k, v] of Object.entries(rec)) {
+      if (typeof v === 'string') rec[k] = this.intern(v);
+      else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) rec[k] = this.internList(v as string[]);
+    }
+    map.set(doc._id, doc);
   }
 
   private internList(list: string[]): string[] {
@@ -241,7 +260,8 @@ export class Catalog {
       const listed = new Set(tracks);
       for (const t of this.tracks.values()) if (!listed.has(t)) tracks.push(t);
     }
-    const trackText = buildTextIndex(tracks.map((t) => searchText(t.title, t.artist, t.album, t.albumArtist)));
+    // The album artist only when it adds something (compilations): most tracks repeat the artist.
+    const trackText = buildTextIndex(tracks.map((t) => (t.albumArtist === t.artist ? searchText(t.title, t.artist, t.album) : searchText(t.title, t.artist, t.album, t.albumArtist))));
 
     const artistAlbums = new Map<string, AlbumDoc[]>();
     for (const album of this.albums.values()) {
@@ -323,6 +343,25 @@ export class Catalog {
   /** Folder id → node; builds the tree on first use. */
   folder(id: string): FolderNode | undefined {
     return this.view().folders.get(id);
+  }
+}
+
+/**
+ * A flat copy of a string. The store's decoder hands out slices of one string per document, and a
+ * slice keeps its whole parent alive: keeping only a few fields of each document would otherwise keep
+ * every document's strings.
+ */
+const flat = (s: string): string => (s.length === 0 ? s : (JSON.parse(JSON.stringify(s)) as string));
+
+const LOAD_BATCH = 2000;
+
+async function inBatches<T extends { _id: string }>(coll: Collection<T>, each: (doc: T) => void): Promise<void> {
+  let last: string | null = null;
+  for (;;) {
+    const batch: T[] = await coll.find(last === null ? {} : { _id: { $gt: last } }, { sort: { _id: 1 }, limit: LOAD_BATCH });
+    for (const doc of batch) each(doc);
+    if (batch.length < LOAD_BATCH) return;
+    last = batch[batch.length - 1]!._id;
   }
 }
 

@@ -5,7 +5,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { invalid, notFound } from '../errors/errors.ts';
-import { readTags } from '../tags/index.ts';
 import type { Annotations } from './annotations.ts';
 import { searchText, type Catalog, type FolderNode } from './catalog.ts';
 import { idKind } from './ids.ts';
@@ -947,6 +946,8 @@ export class LibraryQueries {
       }
     }
     if (!t.hasLyrics) return null;
+    // Loaded on demand: the gateway has no other use for the tag engine.
+    const { readTags } = await import('../tags/read.ts');
     const { tags } = await readTags(t.path);
     const text = tags.fields.lyrics;
     if (!text) return null;
