@@ -57,7 +57,7 @@ export async function start(options: StartOptions): Promise<void> {
   }
   if (options.gateway) {
     const app = await buildApp(
-      { config, secrets: rt.secrets, store: rt.store, bus: rt.bus, roots: rt.roots, users: rt.users, tasks: rt.tasks, journal: rt.journal, buildId: rt.buildId },
+      { config, secrets: rt.secrets, store: rt.store, bus: rt.bus, roots: rt.roots, users: rt.users, tasks: rt.tasks, journal: rt.journal, library: rt.library, buildId: rt.buildId },
       { logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] } },
     );
     await app.listen({ port: config.port, host: config.host });
