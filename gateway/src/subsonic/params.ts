@@ -6,8 +6,6 @@ import { badParam, missingParam } from './errors.ts';
 
 type Raw = Record<string, unknown>;
 
-const MAX_INT = Number.MAX_SAFE_INTEGER;
-
 export class Params {
   private readonly values = new Map<string, string[]>();
 
@@ -80,16 +78,11 @@ export class Params {
     if (!(choices as readonly string[]).includes(v)) throw badParam(name, `one of ${choices.join(', ')}`);
     return v as T;
   }
-
-  /** Names present (for logging without values). */
-  names(): string[] {
-    return [...this.values.keys()];
-  }
 }
 
 function parseInteger(name: string, v: string): number {
   if (!/^-?\d+$/.test(v.trim())) throw badParam(name, 'a whole number');
   const n = Number(v);
-  if (!Number.isSafeInteger(n) || Math.abs(n) > MAX_INT) throw badParam(name, 'a whole number');
+  if (!Number.isSafeInteger(n)) throw badParam(name, 'a whole number');
   return n;
 }

@@ -17,7 +17,7 @@ import { formatOf, serialize } from './serialize.ts';
 
 const FORM_LIMIT = 1024 * 1024;
 
-export function envelope(serverVersion: string, body: ResponseBody | undefined, error?: SubsonicErrorBody): SubsonicResponse {
+function envelope(serverVersion: string, body: ResponseBody | undefined, error?: SubsonicErrorBody): SubsonicResponse {
   return {
     status: error ? 'failed' : 'ok',
     version: API_VERSION,
@@ -29,7 +29,7 @@ export function envelope(serverVersion: string, body: ResponseBody | undefined, 
 }
 
 /** A form body as name → values (names may repeat), like the query string. */
-export function parseForm(body: string): Record<string, string[]> {
+function parseForm(body: string): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [k, v] of new URLSearchParams(body)) (out[k] ??= []).push(v);
   return out;

@@ -8,7 +8,7 @@ import type { Params } from './params.ts';
 import { defineGroup } from './registry.ts';
 import { ShareStore, type ShareDoc } from './share-store.ts';
 
-export const shareUrl = (baseUrl: string, id: string) => `${baseUrl}/share/${id}`;
+const shareUrl = (baseUrl: string, id: string) => `${baseUrl}/share/${id}`;
 
 /** `expires` in ms since 1970; 0 or empty means never. */
 function expiresParam(params: Params): Date | null | undefined {
