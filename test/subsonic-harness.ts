@@ -15,7 +15,6 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '@tagsonic/core/config';
 import { SubsonicCredentials } from '@tagsonic/core/users';
 import { buildApp } from '@tagsonic/gateway';
-import { TEXT_ELEMENTS } from '../gateway/src/subsonic/serialize.ts';
 import { validateResponse } from './subsonic-schemas.ts';
 import { openRuntime, type Runtime } from '@tagsonic/cli';
 import { Scanner } from '@tagsonic/workers/scanner';
@@ -179,6 +178,14 @@ export async function xml(app: FastifyInstance, method: string, params: Record<s
   expect(res.headers['content-type']).toBe('text/xml; charset=utf-8');
   return parseXml(res.body)['subsonic-response'];
 }
+
+/** Subsonic's text-child fields (from its XSD): `<biography>…</biography>`, not attributes. */
+const INFO_TEXT = ['biography', 'musicBrainzId', 'lastFmUrl', 'smallImageUrl', 'mediumImageUrl', 'largeImageUrl'];
+const TEXT_ELEMENTS: Record<string, ReadonlySet<string>> = {
+  artistInfo: new Set(INFO_TEXT),
+  artistInfo2: new Set(INFO_TEXT),
+  albumInfo: new Set(['notes', ...INFO_TEXT.slice(1)]),
+};
 
 const scalarString = (v: unknown): string => (typeof v === 'string' ? v : String(v));
 const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';

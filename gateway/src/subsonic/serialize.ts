@@ -13,7 +13,7 @@ const XMLNS = 'http://subsonic.org/restapi';
  * String fields that Subsonic writes as child elements with text rather than attributes, per parent
  * element (the same names are attributes elsewhere, e.g. a song's `musicBrainzId`).
  */
-export const TEXT_ELEMENTS: Readonly<Record<string, ReadonlySet<string>>> = {
+const TEXT_ELEMENTS: Readonly<Record<string, ReadonlySet<string>>> = {
   artistInfo: new Set(['biography', 'musicBrainzId', 'lastFmUrl', 'smallImageUrl', 'mediumImageUrl', 'largeImageUrl']),
   artistInfo2: new Set(['biography', 'musicBrainzId', 'lastFmUrl', 'smallImageUrl', 'mediumImageUrl', 'largeImageUrl']),
   albumInfo: new Set(['notes', 'musicBrainzId', 'lastFmUrl', 'smallImageUrl', 'mediumImageUrl', 'largeImageUrl']),
