@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { Collection } from '../store/port.ts';
-import type { LibraryStore } from './library-store.ts';
+import type { LibraryChanges, LibraryStore } from './library-store.ts';
 import type { AlbumDoc, ArtistDoc, GenreDoc, TrackDoc } from './model.ts';
 import { compareTrackOrder } from './derive.ts';
 import { folderIdFor } from './ids.ts';
@@ -141,6 +141,26 @@ export class Catalog {
     }
     this.rev = state.rev;
     if (tracks.length + albums.length + artists.length + genres.length + tombstones.length > 0) this.derived = null;
+  }
+
+  /**
+   * Takes in a commit this process just made, without reading it back from the store. Only when it
+   * directly follows what the catalogue holds; otherwise (someone else committed in between) it syncs.
+   */
+  async applyCommit(changes: LibraryChanges, rev: number): Promise<void> {
+    if (rev !== this.rev + 1) return this.sync();
+    for (const id of changes.removeTracks ?? []) this.tracks.delete(id);
+    for (const id of changes.removeAlbums ?? []) this.albums.delete(id);
+    for (const id of changes.removeArtists ?? []) this.artists.delete(id);
+    for (const id of changes.removeGenres ?? []) this.genres.delete(id);
+    // The committed documents themselves: the committer hands them over and does not change them.
+    for (const t of changes.insertTracks ?? []) this.putTrack(t);
+    for (const t of changes.upsertTracks ?? []) this.putTrack(t);
+    for (const a of changes.upsertAlbums ?? []) this.putDerived(this.albums, a);
+    for (const a of changes.upsertArtists ?? []) this.putDerived(this.artists, a);
+    for (const g of changes.upsertGenres ?? []) this.putDerived(this.genres, g);
+    this.rev = rev;
+    this.derived = null;
   }
 
   /**

@@ -36,6 +36,8 @@ const WRITE_CHUNK = 2000;
 const TOMBSTONE_TTL_MS = 7 * 24 * 3600_000;
 
 export interface LibraryChanges {
+  /** Tracks with ids never stored before (inserted: cheaper than an upsert). */
+  insertTracks?: TrackDoc[];
   upsertTracks?: TrackDoc[];
   removeTracks?: string[];
   upsertAlbums?: AlbumDoc[];
@@ -145,6 +147,14 @@ export class LibraryStore {
       }
     };
     await remove(this.tracks as unknown as Collection<Doc>, 'track', changes.removeTracks);
+    if (changes.insertTracks?.length) {
+      wrote = true;
+      for (let i = 0; i < changes.insertTracks.length; i += WRITE_CHUNK) {
+        const chunk = changes.insertTracks.slice(i, i + WRITE_CHUNK);
+        for (const d of chunk) d.rev = rev;
+        await this.tracks.insertMany(chunk);
+      }
+    }
     await put(this.tracks, changes.upsertTracks);
     await put(this.albums, changes.upsertAlbums);
     await remove(this.albums as unknown as Collection<Doc>, 'album', changes.removeAlbums);

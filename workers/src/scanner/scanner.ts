@@ -93,6 +93,8 @@ export interface ScanResult {
   /** Library revision after the scan. */
   rev: number;
   durationMs: number;
+  /** Milliseconds spent walking and planning, reading files, deriving the model, writing it. */
+  timings: { walk: number; read: number; derive: number; write: number };
 }
 
 /** What an incremental scan would do, found without reading any file. */
@@ -150,6 +152,7 @@ interface CommitInput {
   full: boolean;
   failed: FailedFile[];
   started: number;
+  timings: ScanResult['timings'];
 }
 
 export class Scanner {
@@ -252,6 +255,7 @@ export class Scanner {
       throw conflict(SCAN_ERRORS.running, 'A library scan is already running; this one was not started.');
     }
     const progress: ScanProgress = { phase: 'walk', found: 0, toRead: 0, read: 0, failed: 0 };
+    const timings: ScanResult['timings'] = { walk: 0, read: 0, derive: 0, write: 0 };
     let lockLost = false;
     const renew = every(() => {
       library.renewScanLock(this.owner, LOCK_TTL_MS, progress.read).then(
@@ -271,6 +275,7 @@ export class Scanner {
     try {
       await report(true);
       const plan = await this.plan(options.roots, full);
+      timings.walk = Date.now() - started;
       progress.found = plan.walk.files.length;
       progress.toRead = plan.toRead.length;
       progress.phase = 'read';
@@ -338,12 +343,13 @@ export class Scanner {
       for (const { track, file } of plan.sidecarUpdates) updated.push({ ...withSidecars(track, this.sidecarsOf(plan.walk, file)), updatedAt: now });
       if (lockLost) throw unavailable(SCAN_ERRORS.lockLost, 'The scan lost its lock (it took too long to renew); nothing was written.');
 
+      timings.read = Date.now() - started - timings.walk;
       progress.phase = 'write';
       await report(true);
       const removed = [...plan.missing.values()];
       await this.recordFailures(plan, failed, failedFiles);
       failed.push(...plan.knownFailures.map((f) => ({ path: f._id, code: f.code, message: f.message })));
-      const result = await this.commit({ plan, added, updated, moved, removed, full, failed, started });
+      const result = await this.commit({ plan, added, updated, moved, removed, full, failed, started, timings });
       progress.phase = 'done';
       await report(true);
       return result;
@@ -404,7 +410,13 @@ export class Scanner {
       if (reread.has(t._id)) updatedCount++;
     }
     const derived = aggregate(next.values());
-    const changes: LibraryChanges = { upsertTracks: [...touched.values()], removeTracks: removed.map((t) => t._id) };
+    input.timings.derive = Date.now() - input.started - input.timings.walk - input.timings.read;
+    const fresh = new Set(added.map((t) => t._id));
+    const changes: LibraryChanges = {
+      insertTracks: [...touched.values()].filter((t) => fresh.has(t._id)),
+      upsertTracks: [...touched.values()].filter((t) => !fresh.has(t._id)),
+      removeTracks: removed.map((t) => t._id),
+    };
     const counts = {
       albums: diff(derived.albums, catalog.albums, (docs, ids) => ((changes.upsertAlbums = docs), (changes.removeAlbums = ids))),
       artists: diff(derived.artists, catalog.artists, (docs, ids) => ((changes.upsertArtists = docs), (changes.removeArtists = ids))),
@@ -425,8 +437,10 @@ export class Scanner {
     const durationMs = Date.now() - started;
     changes.lastScan = { at: new Date(), full, durationMs, found: plan.walk.files.length, read: plan.toRead.length, failed: failed.length };
     const before = catalog.revision;
+    const writeStarted = Date.now();
     const rev = await library.commit(changes);
-    await catalog.sync();
+    await catalog.applyCommit(changes, rev);
+    input.timings.write = Date.now() - writeStarted;
     const result: ScanResult = {
       full,
       roots: plan.roots.map((r) => r.name),
@@ -441,7 +455,8 @@ export class Scanner {
       walkErrors: plan.walk.errors,
       ...entity,
       rev,
-      durationMs,
+      durationMs: Date.now() - started,
+      timings: input.timings,
     };
     if (rev !== before && this.deps.bus) {
       await this.deps.bus
