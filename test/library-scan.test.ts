@@ -424,6 +424,22 @@ describe('scans as tasks, one at a time', () => {
     await worker.close();
   });
 
+  it('leaves a redelivered command alone while its own scan still runs elsewhere', async () => {
+    const worker = await startWorker({ bus: env.bus, tasks: env.tasks, roots: env.roots, journal: createTagJournal({ store: env.store, blobDir: env.download }), concurrency: 1, scanner: env.scanner });
+    const task = await env.tasks.create({ kind: 'library.scan', action: 'scan', actor: 'admin', subject: 'tagsonic.cmd.library.scan.hold', items: [{ path: null, payload: { full: false, actor: 'admin' } }] });
+    const [item] = await env.tasks.listItems(task._id);
+    // Another process runs this very task's scan; the command arrives (again) here.
+    expect(await env.library.store.acquireScanLock('other-process', task._id, 30_000)).toBe(true);
+    await env.bus.send(SUBJECTS.libraryScan, { taskId: task._id, itemId: item!._id, full: false, actor: 'admin' }, { msgId: `${item!._id}-again` });
+    for (let i = 0; i < 100 && (await env.tasks.listItems(task._id))[0]!.attempts === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100));
+    const [after] = await env.tasks.listItems(task._id);
+    expect(after!.attempts).toBe(1);
+    expect(after!.status).toBe('running');
+    await env.library.store.releaseScanLock('other-process');
+    await worker.close();
+  });
+
   it('takes over a lock whose holder died (expired)', async () => {
     expect(await env.library.store.acquireScanLock('dead-process', null, 1)).toBe(true);
     await new Promise((r) => setTimeout(r, 10));

@@ -53,6 +53,8 @@ export function libraryScanHandler(deps: ScanHandlerDeps) {
       await deps.tasks.finishItem(cmd.itemId, { status: 'success', result: scanReport(result) });
     } catch (e) {
       if (isTagsonicError(e) && e.code === SCAN_ERRORS.running) {
+        // A redelivery of the command whose scan is still running elsewhere: that scan settles the item.
+        if ((await deps.scanner.runningTaskId()) === cmd.taskId) return;
         await deps.tasks.finishItem(cmd.itemId, { status: 'skip', error: e.message });
         return;
       }

@@ -228,6 +228,11 @@ export class Scanner {
     return plan;
   }
 
+  /** The task of the scan holding the lock now (any process), if any. */
+  async runningTaskId(): Promise<string | null> {
+    return (await this.deps.library.scanLock())?.taskId ?? null;
+  }
+
   /** What an incremental scan would change; cheap (a walk and a comparison), for the watcher. */
   async detectChanges(options: { roots?: readonly string[] } = {}): Promise<ChangeSummary> {
     const plan = await this.plan(options.roots, false);
