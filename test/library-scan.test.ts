@@ -398,6 +398,20 @@ describe('scans as tasks, one at a time', () => {
     await worker.close();
   });
 
+  it('reports a running scan with its count so far (getScanStatus)', async () => {
+    const seen: Array<{ scanning: boolean; count: number }> = [];
+    await env.scanner.scan({
+      full: true,
+      progressEveryMs: 0,
+      onProgress: async (p) => {
+        if (p.phase === 'write') seen.push(await env.library.scans.scanStatus());
+      },
+    });
+    expect(seen[0]!.scanning).toBe(true);
+    expect(seen[0]!.count).toBeGreaterThan(0);
+    expect((await env.library.scans.scanStatus()).scanning).toBe(false);
+  });
+
   it('never runs two scans at once, across scanner instances (processes)', async () => {
     const other = new Scanner({ roots: env.roots, library: env.library.store, catalog: env.library.catalog, readerThreads: 1 });
     const results = await Promise.allSettled([env.scanner.scan({ full: true }), other.scan({ full: true })]);

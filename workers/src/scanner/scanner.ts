@@ -112,6 +112,7 @@ const INLINE_READS = 24;
 const INLINE_IN_FLIGHT = 4;
 const LOCK_TTL_MS = 60_000;
 const LOCK_RENEW_MS = 15_000;
+const PROGRESS_COUNT_MS = 2_000;
 const DEFAULT_ROOTS_EXCLUDE = new Set(['webdav']);
 
 export const SCAN_ERRORS = {
@@ -270,8 +271,15 @@ export class Scanner {
     }, LOCK_RENEW_MS);
     renew.unref();
     let lastReport = 0;
+    let lastCount = 0;
     const report = async (force: boolean) => {
       const now = Date.now();
+      // getScanStatus reads the count from the lock: keep it current every few seconds and per phase.
+      if (force || now - lastCount >= PROGRESS_COUNT_MS) {
+        lastCount = now;
+        const renewal = library.renewScanLock(this.owner, LOCK_TTL_MS, progress.read).then((held) => (lockLost ||= !held), () => undefined);
+        if (force) await renewal;
+      }
       if (!options.onProgress || (!force && now - lastReport < (options.progressEveryMs ?? 500))) return;
       lastReport = now;
       await options.onProgress({ ...progress });
