@@ -4,7 +4,7 @@
  * never counts a play: clients scrobble.
  */
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound, unsupported } from '@tagsonic/core/errors';
@@ -124,10 +124,37 @@ async function readFileLimited(path: string): Promise<Buffer> {
 
 const asciiName = (name: string): string => name.replace(/[^\x20-\x7e]|["\\]/g, '_');
 
+/** Bodies up to this size are read in one go: far cheaper per request than a file stream (whole songs are often smaller). */
+const BUFFERED_BODY = 1024 * 1024;
+
+async function readSlice(path: string, start: number, length: number): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const { bytesRead } = await fh.read(buf, done, length - done, start + done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return done === length ? buf : buf.subarray(0, done);
+  } finally {
+    await fh.close();
+  }
+}
+
 /** The whole file or one byte range of it (206), or 416 when the range starts past the end. */
-function sendFile(request: FastifyRequest, reply: FastifyReply, path: string, size: number, mtime: Date, contentType: string): FastifyReply {
+async function sendFile(request: FastifyRequest, reply: FastifyReply, path: string, size: number, mtime: Date, contentType: string): Promise<FastifyReply> {
   reply.header('accept-ranges', 'bytes').header('content-type', contentType).header('last-modified', mtime.toUTCString());
-  return sendRanged(request, reply, size, (range) => createReadStream(path, range ? { ...range, highWaterMark: 256 * 1024 } : { highWaterMark: 256 * 1024 }));
+  const range = parseRange(request.headers.range, size);
+  const [start, end] = range.kind === 'partial' ? [range.start, range.end] : [0, size - 1];
+  if (range.kind !== 'unsatisfiable' && end - start + 1 <= BUFFERED_BODY) {
+    // The file may have shrunk since stat: send what was read, with a length that matches it.
+    const body = await readSlice(path, start, end - start + 1);
+    if (range.kind === 'partial') reply.code(206).header('content-range', `bytes ${start}-${start + body.length - 1}/${size}`);
+    return reply.header('content-length', body.length).send(body);
+  }
+  return sendRanged(request, reply, size, (r) => createReadStream(path, r ? { start: r.start, end: r.end } : {}));
 }
 
 function sendRanged(request: FastifyRequest, reply: FastifyReply, size: number, open: (range?: { start: number; end: number }) => Readable): FastifyReply {
