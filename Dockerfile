@@ -15,5 +15,5 @@ RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
 ENV TAGSONIC_HOME=/app NODE_ENV=production
 EXPOSE 8002
-ENTRYPOINT ["node", "--no-node-snapshot", "cli/src/main.ts"]
+ENTRYPOINT ["node", "--no-node-snapshot", "--max-semi-space-size=8", "cli/src/main.ts"]
 CMD ["start"]
