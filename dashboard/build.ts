@@ -1,6 +1,7 @@
 /**
  * Builds the dashboard into dashboard/dist: index.html, hashed JS/CSS chunks and Blueprint's icon
- * fonts. `node dashboard/build.ts` builds once; `--watch` rebuilds on change.
+ * fonts. `node dashboard/build.ts` builds once; `--watch` rebuilds on change; `--dev` skips minifying
+ * (readable profiles).
  *
  * The page loads no inline script: the gateway's CSP is `script-src 'self'`.
  */
@@ -26,7 +27,7 @@ const options: BuildOptions = {
   chunkNames: 'chunk-[hash]',
   assetNames: '[name]-[hash]',
   jsx: 'automatic',
-  minify: true,
+  minify: !process.argv.includes('--dev'),
   sourcemap: 'linked',
   metafile: true,
   legalComments: 'linked',

@@ -16,6 +16,8 @@ export const TREE_ROW_HEIGHT = 28;
 export const TREE_INDENT = 12;
 /** Rows rendered beyond the visible ones on each side; keeps fast scrolling free of blank gaps. */
 export const TREE_BUFFER_ROWS = 20;
+/** The rendered window moves in steps of this many rows (fewer re-renders while scrolling). */
+export const TREE_WINDOW_CHUNK = 10;
 export const TREE_MIN_WIDTH = 200;
 export const TREE_MAX_WIDTH_RATIO = 0.8;
 

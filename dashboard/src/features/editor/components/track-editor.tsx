@@ -116,7 +116,7 @@ export function TrackEditor({ filePath, name, onSaved, onClose }: TrackEditorPro
     <form className="ts-editor" onSubmit={submit} aria-label={t('元数据详情')} data-testid="track-editor" data-file={filePath}>
       <div className="ts-editor-head">
         <div className="ts-editor-title">
-          <strong>{t('元数据详情')}</strong>
+          <strong className="ts-editor-heading">{t('元数据详情')}</strong>
           <span className="ts-muted ts-ellipsis" title={filePath}>
             {info?.filename ?? name}
           </span>
@@ -125,7 +125,7 @@ export function TrackEditor({ filePath, name, onSaved, onClose }: TrackEditorPro
           {resource}
         </Tag>
         <Button variant="minimal" icon="cog" aria-label={t('刮削配置')} title={t('刮削配置')} onClick={() => setSettingsOpen(true)} />
-        {onClose ? <Button variant="minimal" icon="cross" aria-label={t('关闭')} onClick={onClose} /> : null}
+        {onClose ? <Button className="ts-editor-close" variant="minimal" icon="cross" aria-label={t('关闭')} onClick={onClose} /> : null}
       </div>
 
       {loading && !info ? (

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ButtonHTMLAttributes, type MouseEvent as ReactMouseEvent } from 'react';
 import { ControlledTreeEnvironment, Tree, type InteractionManager, type TreeItem, type TreeItemIndex } from 'react-complex-tree';
-import { Icon, type IconName } from '../../../components/ui/display.tsx';
+import { FontIcon, type IconName } from '../../../components/ui/display.tsx';
 import { Menu, MenuDivider, MenuItem, openContextMenu } from '../../../components/ui/menu.tsx';
-import { TREE_BUFFER_ROWS, TREE_INDENT, TREE_ROW_HEIGHT } from '../../../lib/constants.ts';
+import { TREE_BUFFER_ROWS, TREE_INDENT, TREE_ROW_HEIGHT, TREE_WINDOW_CHUNK } from '../../../lib/constants.ts';
 import { useT } from '../../../lib/i18n.ts';
 import type { ScrapeState, TreeNode } from '../api/types.ts';
 import { updateFolderState } from '../api/update-folder-state.ts';
@@ -47,7 +47,6 @@ export function FileTree({ onOpenFile }: { onOpenFile: (node: TreeNode) => void 
   const checked = useFilesStore((s) => s.checked);
   const openFile = useFilesStore((s) => s.openFile);
   const loading = useFilesStore((s) => s.loading);
-  const lastLoadMs = useFilesStore((s) => s.lastLoadMs);
   const store = useFilesStore;
 
   const scroller = useRef<HTMLDivElement>(null);
@@ -58,6 +57,16 @@ export function FileTree({ onOpenFile }: { onOpenFile: (node: TreeNode) => void 
   const shiftClicks = useRef<string[]>([]);
   const shiftAnchor = useRef<string | null>(null);
   const frame = useRef(0);
+
+  // The render share of the listing time, for the performance figures (written straight to the DOM).
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const { timing } = store.getState();
+    if (!el || timing.at === 0) return;
+    el.dataset.requestMs = String(timing.requestMs);
+    el.dataset.storeMs = String(timing.storeMs);
+    el.dataset.renderMs = String(Math.round(performance.now() - timing.at));
+  }, [rows, store]);
 
   // Restore the folder's remembered scroll position whenever another folder's entries arrive (§4).
   const shownPath = useRef('');
@@ -90,7 +99,7 @@ export function FileTree({ onOpenFile }: { onOpenFile: (node: TreeNode) => void 
     });
   }, [store]);
 
-  const win = rowWindow(scrollTop, viewport, TREE_ROW_HEIGHT, rows.length, TREE_BUFFER_ROWS);
+  const win = rowWindow(scrollTop, viewport, TREE_ROW_HEIGHT, rows.length, TREE_BUFFER_ROWS, TREE_WINDOW_CHUNK);
   const indexById = useMemo(() => new Map(rows.map((r, i) => [r.node.id, i])), [rows]);
 
   const items = useMemo(() => {
@@ -237,7 +246,6 @@ export function FileTree({ onOpenFile }: { onOpenFile: (node: TreeNode) => void 
       onScroll={onScroll}
       data-testid="file-tree"
       data-row-count={rows.length}
-      data-load-ms={lastLoadMs}
       data-loading={loading || undefined}
       aria-busy={loading}
     >
@@ -278,7 +286,7 @@ export function FileTree({ onOpenFile }: { onOpenFile: (node: TreeNode) => void 
               data-state={n.state ?? 'null'}
               onContextMenu={(e) => contextMenu(e, row)}
             >
-              <div {...context.itemContainerWithoutChildrenProps} className="ts-tree-row" style={{ height: TREE_ROW_HEIGHT, paddingLeft: 4 + row.depth * TREE_INDENT }}>
+              <div {...context.itemContainerWithoutChildrenProps} className="ts-tree-row" style={row.depth > 0 ? { paddingLeft: 4 + row.depth * TREE_INDENT } : undefined}>
                 <span
                   role="checkbox"
                   aria-checked={isChecked}
@@ -297,11 +305,11 @@ export function FileTree({ onOpenFile }: { onOpenFile: (node: TreeNode) => void 
                 />
                 {n.is_dir && n.children.length > 0 ? (
                   <button type="button" className="ts-tree-arrow" tabIndex={-1} aria-label={t('展开')} onClick={() => store.getState().toggleExpanded(n.id)}>
-                    <Icon icon={store.getState().expanded.has(n.id) ? 'chevron-down' : 'chevron-right'} size={12} />
+                    <FontIcon icon={store.getState().expanded.has(n.id) ? 'chevron-down' : 'chevron-right'} />
                   </button>
                 ) : null}
                 <button {...(context.interactiveElementProps as ButtonHTMLAttributes<HTMLButtonElement>)} type="button" className="ts-tree-button" title={n.name}>
-                  <Icon icon={ICONS[n.icon] ?? 'document'} size={14} className={`ts-tree-icon ts-${n.icon}`} />
+                  <FontIcon icon={ICONS[n.icon] ?? 'document'} className={`ts-tree-icon ts-${n.icon}`} />
                   <span className={`ts-tree-title ts-state-${n.state ?? 'null'}`}>{title}</span>
                 </button>
               </div>

@@ -16,6 +16,17 @@ describe('virtual window', () => {
     expect(rowWindow(0, 560, 28, 0, 20)).toEqual({ start: 0, end: 0, padTop: 0, padBottom: 0 });
   });
 
+  it('snaps to chunks so small scrolls keep the same window', () => {
+    const a = rowWindow(28 * 1000, 560, 28, 10_000, 20, 10);
+    const b = rowWindow(28 * 1006, 560, 28, 10_000, 20, 10);
+    expect(a).toMatchObject({ start: 980, end: 1050 });
+    expect(b).toEqual(a);
+    const c = rowWindow(28 * 1011, 560, 28, 10_000, 20, 10);
+    expect(c.start).toBe(990);
+    // Still at least the buffer beyond what is visible.
+    expect(c.end).toBeGreaterThanOrEqual(1011 + 21 + 20);
+  });
+
   it('scrolls just enough to reveal a row', () => {
     expect(scrollToReveal(9, 0, 280, 28)).toBeNull();
     expect(scrollToReveal(10, 0, 200, 28)).toBe(11 * 28 - 200);

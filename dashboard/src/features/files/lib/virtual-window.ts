@@ -10,12 +10,16 @@ export interface RowWindow {
   padBottom: number;
 }
 
-export function rowWindow(scrollTop: number, viewport: number, rowHeight: number, count: number, buffer: number): RowWindow {
+/**
+ * `chunk` snaps the window's ends to multiples of that many rows, so scrolling re-renders once per
+ * chunk instead of on every frame; the buffer keeps at least `buffer` rows beyond the visible ones.
+ */
+export function rowWindow(scrollTop: number, viewport: number, rowHeight: number, count: number, buffer: number, chunk = 1): RowWindow {
   if (count <= 0) return { start: 0, end: 0, padTop: 0, padBottom: 0 };
   const first = Math.max(0, Math.floor(Math.max(0, scrollTop) / rowHeight));
   const visible = Math.ceil(Math.max(0, viewport) / rowHeight) + 1;
-  const start = Math.max(0, Math.min(first - buffer, count - 1));
-  const end = Math.min(count, first + visible + buffer);
+  const start = Math.max(0, Math.min(Math.floor((first - buffer) / chunk) * chunk, count - 1));
+  const end = Math.min(count, Math.ceil((first + visible + buffer) / chunk) * chunk);
   return { start, end, padTop: start * rowHeight, padBottom: Math.max(0, (count - end) * rowHeight) };
 }
 

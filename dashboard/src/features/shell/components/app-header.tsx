@@ -46,7 +46,7 @@ export function AppHeader({ onOpenActivation, onLogout }: { onOpenActivation: ()
         </nav>
         <div className="ts-header-tools">
           {role === 'V2' ? <Button variant="minimal" icon={searchOpen ? 'cross' : 'search'} aria-label={t('搜索')} title={t('搜索')} onClick={toggleSearch} /> : null}
-          <Button variant="minimal" icon="style" aria-label={t('主题')} title={t('主题')} onClick={() => setThemeOpen(true)} data-testid="theme-toggle" />
+          <Button variant="minimal" icon="contrast" aria-label={t('主题')} title={t('主题')} onClick={() => setThemeOpen(true)} data-testid="theme-toggle" />
           <NotificationBell />
           <UserMenu onOpenActivation={onOpenActivation} onLogout={onLogout} />
         </div>
