@@ -1,10 +1,10 @@
 /**
  * The dashboard's one HTTP client. Every call: `X-Requested-With`, the CSRF header from its cookie, the
  * session cookie (credentials), a 200 000 ms timeout. It unwraps the envelope (`result`, `message`/`msg`,
- * `data`, `token`, `code`), turns failures into TagsonicError, and raises the notices of the spec's error
+ * `data`, `token`, `code`), turns failures into DashboardError, and raises the notices of the spec's error
  * catalogue here and nowhere else.
  */
-import { TagsonicError, type ErrorKind } from '@tagsonic/core/errors';
+import { DashboardError, type ErrorKind } from './errors.ts';
 import { HTTP_TIMEOUT_MS } from './constants.ts';
 import { readCookie } from './cookies.ts';
 import { translate } from './i18n.ts';
@@ -70,16 +70,16 @@ export function configureApiClient(next: Partial<Config>): void {
 const KIND_BY_STATUS: Record<number, ErrorKind> = { 400: 'invalid', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 413: 'invalid', 415: 'unsupported', 429: 'forbidden', 503: 'unavailable' };
 
 /** The failure of a call: `code` is the server's TAGSONIC_ERR_* code, `details` carry status and envelope. */
-export type ApiError = TagsonicError & { details: { status: number; code: number; data: unknown } };
+export type ApiError = DashboardError & { details: { status: number; code: number; data: unknown } };
 
-export const isApiError = (e: unknown): e is ApiError => e instanceof TagsonicError && typeof e.details?.status === 'number';
+export const isApiError = (e: unknown): e is ApiError => e instanceof DashboardError && typeof e.details?.status === 'number';
 
 function apiError(status: number, envelope: Partial<Envelope<unknown>> & { msg?: string }, fallbackCode: string): ApiError {
   const message = envelope.message || envelope.msg || (status >= 200 && status < 300 ? '' : GENERIC_FAILURE);
   const data = envelope.data as { error?: unknown } | null | undefined;
   const code = typeof data?.error === 'string' ? data.error : fallbackCode;
   const kind = KIND_BY_STATUS[status] ?? (status >= 500 ? 'unavailable' : 'invalid');
-  return new TagsonicError(kind, code, message, { details: { status, code: envelope.code ?? status * 100, data: envelope.data ?? null } }) as ApiError;
+  return new DashboardError(kind, code, message, { status, code: envelope.code ?? status * 100, data: envelope.data ?? null }) as ApiError;
 }
 
 function url(path: string, query?: CallOptions['query']): string {
@@ -160,7 +160,7 @@ export async function subsonicGet<T>(endpoint: string, params: Record<string, st
   const u = readCookie('username', cookies);
   const t = readCookie('hash', cookies);
   const s = readCookie('salt', cookies);
-  if (!u || !t || !s) throw new TagsonicError('unauthorized', 'TAGSONIC_ERR_DASHBOARD_NO_SUBSONIC', 'This account has no Subsonic password yet; an administrator can set one in the admin backend.');
+  if (!u || !t || !s) throw new DashboardError('unauthorized', 'TAGSONIC_ERR_DASHBOARD_NO_SUBSONIC', 'This account has no Subsonic password yet; an administrator can set one in the admin backend.');
   const query = { u, t, s, v: '1.16.1', c: 'tagsonic-dashboard', f: 'json', ...params };
   const timeout = AbortSignal.timeout(HTTP_TIMEOUT_MS);
   const res = await config.fetch(url(`/rest/${endpoint}`, query), {
@@ -171,7 +171,7 @@ export async function subsonicGet<T>(endpoint: string, params: Record<string, st
   const body = (await res.json().catch(() => null)) as { 'subsonic-response'?: { status?: string; error?: { code: number; message: string } } & T } | null;
   const answer = body?.['subsonic-response'];
   if (!res.ok || !answer || answer.status !== 'ok') {
-    throw new TagsonicError('unavailable', 'TAGSONIC_ERR_DASHBOARD_SUBSONIC', answer?.error?.message ?? `Subsonic ${endpoint} answered ${res.status}`);
+    throw new DashboardError('unavailable', 'TAGSONIC_ERR_DASHBOARD_SUBSONIC', answer?.error?.message ?? `Subsonic ${endpoint} answered ${res.status}`);
   }
   return answer;
 }

@@ -4,7 +4,7 @@
  * lyrics/cover side-file options.
  */
 import { CLEAR_PLACEHOLDER } from '../../../lib/constants.ts';
-import { invalid } from '@tagsonic/core/errors';
+import { invalid } from '../../../lib/errors.ts';
 import { TEXT_FIELDS } from './fields.ts';
 
 export interface EditorOptions {
