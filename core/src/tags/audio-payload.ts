@@ -1,6 +1,7 @@
 /**
- * The audio payload of a file — everything a tag write must leave alone — reduced to one digest, and
- * a structural check that refuses truncated files. Per format:
+ * The audio payload of a file — everything a tag write must leave alone — as a list of byte ranges
+ * (views into the file, no copies) compared byte for byte before and after a write, and a structural
+ * check that refuses truncated files. Per format:
  * - MP3: the bytes between the leading ID3v2 tag(s) and the trailing APE/Lyrics3/ID3v1 tags; the
  *   MPEG frame chain is walked so a cut-off last frame is noticed.
  * - FLAC: STREAMINFO plus every byte after the metadata blocks; the last frame's CRC-16 must match
@@ -19,12 +20,34 @@ import { spawn } from 'node:child_process';
 import type { AudioFormat } from './model.ts';
 import { TAG_ERRORS, invalid, unavailable } from './errors.ts';
 
+export interface AudioPayload {
+  method: string;
+  /** Views into the file (or small derived values) that must be identical after a tag write. */
+  parts: Uint8Array[];
+}
+
 export interface PayloadDigest {
   method: string;
   sha256: string;
 }
 
+export function sameAudioPayload(a: AudioPayload, b: AudioPayload): boolean {
+  if (a.method !== b.method || a.parts.length !== b.parts.length) return false;
+  return a.parts.every((part, i) => Buffer.from(part.buffer, part.byteOffset, part.byteLength).equals(b.parts[i]!));
+}
+
+/** One sha256 over the payload: for logs, tests and comparing files that are not in memory together. */
 export async function audioPayloadDigest(data: Uint8Array, format: AudioFormat, path: string): Promise<PayloadDigest> {
+  const payload = await audioPayload(data, format, path);
+  const h = createHash('sha256');
+  for (const part of payload.parts) {
+    h.update(`${part.byteLength}:`);
+    h.update(part);
+  }
+  return { method: payload.method, sha256: h.digest('hex') };
+}
+
+export async function audioPayload(data: Uint8Array, format: AudioFormat, path: string): Promise<AudioPayload> {
   const b = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   switch (format) {
     case 'mp3':
@@ -127,7 +150,7 @@ function mpegFrameLength(b: Buffer, pos: number): number {
   return Math.floor((factor * kbps * 1000) / rate) + padding;
 }
 
-function mpeg(b: Buffer, path: string): PayloadDigest {
+function mpeg(b: Buffer, path: string): AudioPayload {
   const start = skipLeadingId3v2(b);
   const end = trailingTagsStart(b, start);
   let pos = start;
@@ -151,7 +174,7 @@ function mpeg(b: Buffer, path: string): PayloadDigest {
     pos++;
   }
   if (frames === 0) throw corrupt(path, 'no MPEG audio frames found');
-  return { method: 'mpeg-frames', sha256: digest(b.subarray(start, end)) };
+  return { method: 'mpeg-frames', parts: [b.subarray(start, end)] };
 }
 
 // ---------------------------------------------------------------- FLAC
@@ -201,7 +224,7 @@ function crc16(b: Buffer, from: number, to: number): number {
   return crc;
 }
 
-function flac(b: Buffer, path: string): PayloadDigest {
+function flac(b: Buffer, path: string): AudioPayload {
   let pos = skipLeadingId3v2(b);
   if (b.toString('latin1', pos, pos + 4) !== 'fLaC') throw corrupt(path, 'no FLAC stream marker');
   pos += 4;
@@ -237,10 +260,7 @@ function flac(b: Buffer, path: string): PayloadDigest {
     }
   }
   if (!found) throw truncated(path, 'the last FLAC frame fails its CRC');
-  const h = createHash('sha256');
-  h.update(streamInfo);
-  h.update(b.subarray(start, end));
-  return { method: 'flac-frames', sha256: h.digest('hex') };
+  return { method: 'flac-frames', parts: [streamInfo, b.subarray(start, end)] };
 }
 
 // ---------------------------------------------------------------- Ogg
@@ -276,7 +296,7 @@ function oggHeaderCount(first: Buffer): number {
   return 2; // Speex and others: header + comment.
 }
 
-function ogg(b: Buffer, path: string): PayloadDigest {
+function ogg(b: Buffer, path: string): AudioPayload {
   const h = createHash('sha256');
   const streams = new Map<number, OggStream>();
   let pos = 0;
@@ -335,7 +355,8 @@ function ogg(b: Buffer, path: string): PayloadDigest {
   for (const [serial, stream] of streams) {
     if (!stream.eos || stream.pending.length > 0) throw truncated(path, `Ogg stream ${serial} has no end-of-stream page`);
   }
-  return { method: 'ogg-packets', sha256: h.digest('hex') };
+  // Packets are many and small: one digest of them is cheaper to keep than thousands of views.
+  return { method: 'ogg-packets', parts: [h.digest()] };
 }
 
 // ---------------------------------------------------------------- MP4
@@ -370,7 +391,7 @@ function boxes(b: Buffer, from: number, to: number, path: string): Box[] {
   return out;
 }
 
-function mp4(b: Buffer, path: string): PayloadDigest | null {
+function mp4(b: Buffer, path: string): AudioPayload | null {
   const top = boxes(b, 0, b.length, path);
   if (top.some((x) => x.type === 'moof')) return null; // fragmented: leave it to ffmpeg
   const mdats = top.filter((x) => x.type === 'mdat');
@@ -378,14 +399,13 @@ function mp4(b: Buffer, path: string): PayloadDigest | null {
   if (!moov) throw corrupt(path, 'no moov box');
   if (mdats.length === 0) throw corrupt(path, 'no mdat box');
   const h = createHash('sha256');
-  for (const m of mdats) h.update(b.subarray(m.start + m.headerSize, m.end));
   const child = (parent: Box, type: string) => boxes(b, parent.start + parent.headerSize, parent.end, path).filter((x) => x.type === type);
   for (const trak of child(moov, 'trak')) {
     for (const mdia of child(trak, 'mdia'))
       for (const minf of child(mdia, 'minf'))
         for (const stbl of child(minf, 'stbl')) hashSampleTable(b, stbl, mdats, h, path);
   }
-  return { method: 'mp4-samples', sha256: h.digest('hex') };
+  return { method: 'mp4-samples', parts: [...mdats.map((m) => b.subarray(m.start + m.headerSize, m.end)), h.digest()] };
 }
 
 function hashSampleTable(b: Buffer, stbl: Box, mdats: Box[], h: Hash, path: string): void {
@@ -422,7 +442,7 @@ function chunked(b: Buffer, path: string, bigEndian: boolean, wanted: readonly s
   return found;
 }
 
-function riff(b: Buffer, path: string): PayloadDigest | null {
+function riff(b: Buffer, path: string): AudioPayload | null {
   const kind = b.toString('latin1', 0, 4);
   if (kind === 'RF64' || kind === 'BW64') return null; // 64-bit sizes live in ds64: leave it to ffmpeg
   if (kind !== 'RIFF' || b.toString('latin1', 8, 12) !== 'WAVE') throw corrupt(path, 'not a RIFF WAVE file');
@@ -430,31 +450,23 @@ function riff(b: Buffer, path: string): PayloadDigest | null {
   const fmt = chunks.get('fmt ');
   const data = chunks.get('data');
   if (!fmt || !data) throw corrupt(path, 'missing fmt or data chunk');
-  const h = createHash('sha256');
-  h.update(fmt);
-  h.update(data);
-  return { method: 'riff-data', sha256: h.digest('hex') };
+  return { method: 'riff-data', parts: [fmt, data] };
 }
 
-function aiff(b: Buffer, path: string): PayloadDigest {
+function aiff(b: Buffer, path: string): AudioPayload {
   const form = b.toString('latin1', 8, 12);
   if (b.toString('latin1', 0, 4) !== 'FORM' || (form !== 'AIFF' && form !== 'AIFC')) throw corrupt(path, 'not an AIFF file');
   const chunks = chunked(b, path, true, ['COMM', 'SSND']);
   const comm = chunks.get('COMM');
   const ssnd = chunks.get('SSND');
   if (!comm || !ssnd) throw corrupt(path, 'missing COMM or SSND chunk');
-  const h = createHash('sha256');
-  h.update(comm);
-  h.update(ssnd);
-  return { method: 'aiff-data', sha256: h.digest('hex') };
+  return { method: 'aiff-data', parts: [comm, ssnd] };
 }
 
 // ---------------------------------------------------------------- fallback
 
-const digest = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-
 /** ffmpeg hashes each audio packet without decoding: independent of how the container lays them out. */
-export function ffmpegStreamHash(path: string, timeoutMs = 120_000): Promise<PayloadDigest> {
+export function ffmpegStreamHash(path: string, timeoutMs = 120_000): Promise<AudioPayload> {
   return new Promise((resolve, reject) => {
     const args = ['-v', 'error', '-nostdin', '-protocol_whitelist', 'file,pipe', '-i', `file:${path}`, '-map', '0:a', '-c', 'copy', '-f', 'streamhash', '-hash', 'sha256', 'pipe:1'];
     const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -474,7 +486,7 @@ export function ffmpegStreamHash(path: string, timeoutMs = 120_000): Promise<Pay
         reject(invalid(TAG_ERRORS.UNREADABLE, `ffmpeg could not read the audio of ${path}: ${err.trim() || `exit code ${code}`}`, { path }));
         return;
       }
-      resolve({ method: 'ffmpeg-streamhash', sha256: digest(Buffer.from(lines.join('\n'))) });
+      resolve({ method: 'ffmpeg-streamhash', parts: [Buffer.from(lines.join('\n'))] });
     });
   });
 }

@@ -18,7 +18,7 @@ import type { TagEdit, TagField, TagSnapshot } from './model.ts';
 import { inspectBuffer } from './read.ts';
 import { changedFields, diffSnapshots, expectedSnapshot, normalizeEdit, untouchedParts } from './edit.ts';
 import { planWrite, renderEdit } from './write.ts';
-import { audioPayloadDigest } from './audio-payload.ts';
+import { audioPayload, sameAudioPayload } from './audio-payload.ts';
 import { tempPathFor } from './temp-files.ts';
 import { fsyncDir, type TagJournal } from './journal.ts';
 import { TAG_ERRORS, conflict, fsError, internal, invalid, unsupported } from './errors.ts';
@@ -99,7 +99,7 @@ async function writeOnce(
     return { writeId, path: filePath, before, after: before, changed: [], artworkChanged: false };
   }
   // Refuses truncated or damaged originals before anything is written.
-  const payloadBefore = await audioPayloadDigest(original, inspection.format, target);
+  const payloadBefore = await audioPayload(original, inspection.format, target);
 
   const tempPath = tempPathFor(target, writeId);
   let begun = false;
@@ -134,8 +134,8 @@ async function writeOnce(
         { path: filePath, differences },
       );
     }
-    const payloadAfter = await audioPayloadDigest(written, inspection.format, tempPath);
-    if (payloadAfter.sha256 !== payloadBefore.sha256) {
+    const payloadAfter = await audioPayload(written, inspection.format, tempPath);
+    if (!sameAudioPayload(payloadBefore, payloadAfter)) {
       throw internal(TAG_ERRORS.PAYLOAD_CHANGED, `Writing tags would have changed the audio of ${filePath}; the original was left untouched.`, {
         path: filePath,
         method: payloadBefore.method,
