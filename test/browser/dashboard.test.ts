@@ -4,9 +4,10 @@
  * ffprobe), themes, activation with a minted code, the bell, the admin backend, the mobile layout, and
  * the performance figures of a 10 000-entry folder. Screenshots go to test/browser/screenshots/.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   buildDashboard,
@@ -75,6 +76,11 @@ beforeAll(async () => {
   context = await newContext(browser);
   page = await context.newPage();
 }, 240_000);
+
+// A failing step leaves a picture of the page behind.
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail' && page) await screenshot(page, `failed-${ctx.task.name.slice(0, 40).replace(/[^\w]+/g, '-')}`).catch(() => undefined);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -255,6 +261,17 @@ describe('dashboard in chromium', { timeout: 120_000 }, () => {
     for (const t of tracks) await expect.poll(() => box(t).getAttribute('aria-checked')).toBe('false');
   });
 
+  it('previews an image file in a modal', async () => {
+    const picture = home.library.files.find((f) => f.kind === 'image' && f.role === 'folder-cover');
+    expect(picture).toBeDefined();
+    await goToFolder(path.join(home.library.root, path.posix.dirname(picture!.path)));
+    await row(path.posix.basename(picture!.path)).locator('.ts-tree-button').click();
+    await expect.poll(() => page.locator('.ts-preview-body img').getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
+    await screenshot(page, '07-image-preview');
+    await page.getByRole('button', { name: '关闭' }).last().click();
+    await expect.poll(() => page.locator('.ts-preview-body').count()).toBe(0);
+  });
+
   it('edits title, cover and lyrics, verified with ffprobe, then Undo restores the file', async () => {
     const { file, dir } = pickAlbum();
     await goToFolder(path.join(home.library.root, dir));
@@ -267,7 +284,7 @@ describe('dashboard in chromium', { timeout: 120_000 }, () => {
     await row(path.posix.basename(file.path)).locator('.ts-tree-button').click();
     const title = page.locator('#ts-field-title');
     await expect.poll(() => title.inputValue()).toBe(file.tags!.title);
-    await screenshot(page, '07-editor');
+    await screenshot(page, '08-editor');
 
     await title.fill('Edited in the browser ✓');
     const picture = path.join(home.home, 'new-cover.png');
@@ -332,8 +349,32 @@ describe('dashboard in chromium', { timeout: 120_000 }, () => {
     await screenshot(page, '12-theme-dracula');
     await page.getByTestId('theme-toggle').click();
     await page.locator('[data-theme-name="light"]').click();
-    await page.keyboard.press('Escape');
     expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('light');
+
+    // A custom background picture replaces the default in the resource area; clearing restores it.
+    const picture = path.join(home.home, 'background.png');
+    await makePicture(picture, 640, 360, 'teal');
+    await page.getByTestId('background-file').setInputFiles(picture);
+    await notice('上传成功！').waitFor();
+    await page.locator('.bp6-drawer').getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.getByTestId('resource-background').evaluate((el) => getComputedStyle(el).backgroundImage)).toContain('/apimt/background/');
+    await screenshot(page, '12-custom-background');
+    await page.getByTestId('theme-toggle').click();
+    await page.getByRole('button', { name: '恢复默认' }).click();
+    await notice('恢复成功！').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('.bp6-drawer').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('resource-background').evaluate((el) => getComputedStyle(el).backgroundImage)).not.toContain('/apimt/background/');
+  });
+
+  it('switches the interface to English and back', async () => {
+    await page.getByRole('button', { name: '用户菜单' }).click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await expect.poll(() => page.locator('.ts-tabs a').allTextContents()).toEqual(['Console', 'Operation log']);
+    await screenshot(page, '12-english');
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await page.getByRole('menuitem', { name: '中文' }).click();
+    await expect.poll(() => page.locator('.ts-tabs a').allTextContents()).toEqual(['操作台', '操作记录']);
   });
 
   it('activates V2 with a code minted by `tagsonic license issue`', async () => {
@@ -364,10 +405,36 @@ describe('dashboard in chromium', { timeout: 120_000 }, () => {
     await screenshot(page, '15-library-later');
   });
 
-  it('shows the admin backend with the users', async () => {
+  it('gives admin a Subsonic password in the admin backend, then the V2 header search finds the library', async () => {
     await page.goto(`${server.base}/admin/`);
-    await page.locator('[data-testid="admin-page"] tr[data-user="admin"]').waitFor();
+    const adminRow = page.locator('[data-testid="admin-page"] tr[data-user="admin"]');
+    await adminRow.waitFor();
     await screenshot(page, '16-admin');
+    await adminRow.getByRole('button', { name: '操作' }).click();
+    await page.getByRole('menuitem', { name: 'Subsonic 密码' }).click();
+    await page.locator('#ts-subsonic').fill('subsonic-secret');
+    await page.locator('.bp6-dialog').getByRole('button', { name: '保存' }).click();
+    await notice('修改成功！').waitFor();
+    await expect.poll(() => adminRow.locator('td').nth(3).textContent()).toBe('已设置');
+
+    // Scan the library through the Subsonic API (u/t/s), as a Subsonic client would.
+    const salt = randomBytes(6).toString('hex');
+    const auth = `u=admin&t=${createHash('md5').update(`subsonic-secret${salt}`).digest('hex')}&s=${salt}&v=1.16.1&c=browser-test&f=json`;
+    const rest = async (method: string) => ((await (await fetch(`${server.base}/rest/${method}?${auth}`)).json()) as { 'subsonic-response': { status: string; scanStatus?: { scanning: boolean; count?: number } } })['subsonic-response'];
+    expect((await rest('startScan')).status).toBe('ok');
+    await expect.poll(async () => (await rest('getScanStatus')).scanStatus?.scanning, { timeout: 60_000, interval: 500 }).toBe(false);
+
+    // The shell reads the fresh salt/hash from /user/info/ into its cookies on load.
+    const artist = pickAlbum().file.tags!.artist!;
+    await page.goto(`${server.base}/`);
+    await row('lib').waitFor();
+    await page.getByRole('button', { name: '搜索' }).click();
+    await page.getByPlaceholder('搜索艺术家、专辑、歌曲').fill(artist.split(' ')[0]);
+    const hit = page.locator('.ts-search-results .bp6-menu-item', { hasText: artist }).first();
+    await hit.waitFor({ timeout: 20_000 });
+    await screenshot(page, '17-search');
+    await hit.click();
+    await page.waitForURL(/\/(artist|album)\/id\/[^/]+$/);
   });
 
   it('lays out for phones: bottom bar, editor and tag list in drawers', async () => {
@@ -379,17 +446,17 @@ describe('dashboard in chromium', { timeout: 120_000 }, () => {
     await p.locator(`li[data-name="${tracks[0]}"]`).waitFor();
     expect(new URL(p.url()).search).toBe('');
     await p.locator('.ts-bottom-bar').waitFor();
-    await screenshot(p, '17-mobile-home');
+    await screenshot(p, '18-mobile-home');
     await p.locator(`li[data-name="${tracks[0]}"] .ts-tree-button`).click();
     await p.locator('.bp6-drawer .bp6-heading', { hasText: '元数据详情' }).waitFor();
     await p.locator('#ts-field-title').waitFor();
-    await screenshot(p, '18-mobile-editor');
+    await screenshot(p, '19-mobile-editor');
     await p.keyboard.press('Escape');
     await p.locator('.ts-bottom-bar button', { hasText: '详情' }).click();
     await p.waitForURL(/\/detail$/);
     await p.locator('.bp6-drawer [data-testid="id3-table"]').waitFor();
     await expect.poll(() => p.locator('.bp6-drawer [data-testid="id3-table"]').getAttribute('data-rows')).toBe(String(tracks.length));
-    await screenshot(p, '19-mobile-details');
+    await screenshot(p, '20-mobile-details');
     await phone.close();
   });
 });

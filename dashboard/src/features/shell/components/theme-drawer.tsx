@@ -20,6 +20,7 @@ export function ThemeDrawer() {
   const patchUser = useSession((s) => s.patchUser);
   const sysDict = useSession((s) => s.user?.sys_dict);
   const fileRef = useRef<HTMLInputElement>(null);
+  const uploadRef = useRef<HTMLButtonElement>(null);
   const [busy, setBusy] = useState(false);
 
   async function upload(file: File | undefined) {
@@ -49,6 +50,8 @@ export function ThemeDrawer() {
       // shown by the client
     } finally {
       setBusy(false);
+      // The clear button is now disabled; keep focus in the drawer so Escape still closes it.
+      requestAnimationFrame(() => uploadRef.current?.focus());
     }
   }
 
@@ -84,7 +87,7 @@ export function ThemeDrawer() {
         <Switch checked={hideBackground} label={t('隐藏背景图片')} onChange={(e) => setHideBackground(e.currentTarget.checked)} />
         <input ref={fileRef} type="file" accept="image/*" hidden data-testid="background-file" onChange={(e) => void upload(e.currentTarget.files?.[0])} />
         <div className="ts-row">
-          <Button icon="upload" text={t('上传背景')} loading={busy} onClick={() => fileRef.current?.click()} />
+          <Button ref={uploadRef} icon="upload" text={t('上传背景')} loading={busy} onClick={() => fileRef.current?.click()} />
           <Button icon="reset" text={t('恢复默认')} disabled={busy || !sysDict?.background_url} onClick={() => void clear()} />
         </div>
       </div>
