@@ -182,9 +182,9 @@ describe('dashboard in chromium', { timeout: 120_000 }, () => {
     // Only the rows in view plus the buffer are in the DOM, however long the folder.
     expect(fling.domRows).toBeLessThan(120);
     expect(fling.lastRow).toMatch(/^track \d{5}\.mp3$/);
-    // 60 Hz frames are 16.7 ms; medians are compared (the tails follow the shared machine's load, the idle
-    // line shows how much). Wheel-speed scrolling keeps 60 fps, a 15-rows-a-frame fling 30 fps or better.
-    expect(wheel.p50).toBeLessThan(idle.p50 + 8);
+    // 60 Hz frames are 16.7 ms; medians are asserted (the tails follow the shared machine's load, the idle
+    // line shows how much). Wheel-speed scrolling keeps 40 fps or better, a 15-rows-a-frame fling 30 fps.
+    expect(wheel.p50).toBeLessThan(25);
     expect(fling.p50).toBeLessThan(34);
     await screenshot(page, '03-big-folder-scrolled');
 
@@ -247,6 +247,11 @@ describe('dashboard in chromium', { timeout: 120_000 }, () => {
     await expect.poll(() => head.getAttribute('data-sort')).toBe('asc');
     await head.click();
     await expect.poll(() => head.getAttribute('data-sort')).toBe('desc');
+    // Shift-click in the table selects a range of rows.
+    const cell = (r: number) => page.locator(`.bp6-table-quadrant-main .bp6-table-cell-row-${r}.bp6-table-cell-col-1`);
+    await cell(0).click();
+    await cell(tracks.length - 1).click({ modifiers: ['Shift'] });
+    await expect.poll(() => page.getByTestId('id3-table').getAttribute('data-selected-rows')).toBe(String(tracks.length));
     await screenshot(page, '06-shift-range-table');
 
     // Clicking a checked box unchecks it; dragging across the boxes unchecks the rest.
@@ -268,7 +273,7 @@ describe('dashboard in chromium', { timeout: 120_000 }, () => {
     await row(path.posix.basename(picture!.path)).locator('.ts-tree-button').click();
     await expect.poll(() => page.locator('.ts-preview-body img').getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
     await screenshot(page, '07-image-preview');
-    await page.getByRole('button', { name: '关闭' }).last().click();
+    await page.locator('.ts-preview-foot').getByRole('button', { name: '关闭' }).click();
     await expect.poll(() => page.locator('.ts-preview-body').count()).toBe(0);
   });
 
@@ -422,7 +427,13 @@ describe('dashboard in chromium', { timeout: 120_000 }, () => {
     const auth = `u=admin&t=${createHash('md5').update(`subsonic-secret${salt}`).digest('hex')}&s=${salt}&v=1.16.1&c=browser-test&f=json`;
     const rest = async (method: string) => ((await (await fetch(`${server.base}/rest/${method}?${auth}`)).json()) as { 'subsonic-response': { status: string; scanStatus?: { scanning: boolean; count?: number } } })['subsonic-response'];
     expect((await rest('startScan')).status).toBe('ok');
-    await expect.poll(async () => (await rest('getScanStatus')).scanStatus?.scanning, { timeout: 60_000, interval: 500 }).toBe(false);
+    // Done when not scanning and the library holds tracks (right after startScan it may not have begun).
+    await expect
+      .poll(async () => {
+        const st = (await rest('getScanStatus')).scanStatus;
+        return st?.scanning === false && (st.count ?? 0) > 0;
+      }, { timeout: 60_000, interval: 500 })
+      .toBe(true);
 
     // The shell reads the fresh salt/hash from /user/info/ into its cookies on load.
     const artist = pickAlbum().file.tags!.artist!;
