@@ -209,7 +209,8 @@ describe('subsonic media retrieval', () => {
     it('a raw request, or the same format within the bit-rate limit, gets the original file', async () => {
       const t = byRel('Silver Pines/Velvet Highway/02 Endless Ocean.mp3');
       const file = await readFile(t.path);
-      for (const params of [{ format: 'raw' }, { format: 'mp3' }, { format: 'mp3', maxBitRate: 320 }, { maxBitRate: 320 }, {}]) {
+      const cases: Array<Record<string, string | number>> = [{ format: 'raw' }, { format: 'mp3' }, { format: 'mp3', maxBitRate: 320 }, { maxBitRate: 320 }, {}];
+      for (const params of cases) {
         const res = await get(h.app, 'stream', { id: t._id, ...params });
         expect(res.rawPayload.equals(file), JSON.stringify(params)).toBe(true);
       }

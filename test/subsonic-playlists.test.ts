@@ -208,6 +208,10 @@ describe('subsonic playlists', () => {
       const without = songIds((await ok(h.app, 'getPlaylist', { id: 'random', size: 500 })).playlist);
       expect(without.length).toBe(all.length - 5);
       for (const id of excluded) expect(without).not.toContain(id);
+      const randomSongs = (await ok(h.app, 'getRandomSongs', { size: 500 })).randomSongs.song.map((x: { id: string }) => x.id);
+      expect(randomSongs.length).toBe(all.length - 5);
+      for (const id of excluded) expect(randomSongs).not.toContain(id);
+      expect((await ok(h.app, 'getRandomSongs', { size: 3 })).randomSongs.song).toHaveLength(3);
       // Another user's filter lists do not apply to alice.
       expect((await ok(h.app, 'getPlaylist', { id: 'random', size: 500 }, { auth: asAlice })).playlist.songCount).toBe(all.length);
       // Smart playlists leave filtered songs out too.
@@ -402,7 +406,9 @@ describe('subsonic playlists', () => {
         expect(avatar.headers.get('content-type')).toBe('image/png');
         await avatar.arrayBuffer();
         const lyrics = await client.getLyricsBySongId({ id: song._id });
-        expect(lyrics.lyricsList.structuredLyrics?.[0]?.synced).toBe(true);
+        // subsonic-api types lyricsList as the array itself; the wire (and OpenSubsonic) nest it under structuredLyrics.
+        const list = lyrics.lyricsList as unknown as { structuredLyrics?: Array<{ synced: boolean }> };
+        expect(list.structuredLyrics?.[0]?.synced).toBe(true);
         expect((await client.getLyrics({ artist: song.artist, title: song.title })).lyrics.value?.length).toBeGreaterThan(0);
       }
     });

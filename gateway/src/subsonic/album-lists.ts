@@ -10,6 +10,10 @@ import type { NowPlayingEntryBody } from './model.ts';
 import type { Params } from './params.ts';
 import { defineGroup } from './registry.ts';
 
+/** The spec's default size for random songs, and the largest page the library serves. */
+const RANDOM_DEFAULT = 200;
+const RANDOM_MAX = 500;
+
 const STAR_TYPES: Record<string, ItemType> = { artist: 'artist', album: 'album', track: 'track', song: 'track' };
 
 function albumListOptions(params: Params, userId: string): AlbumListOptions {
@@ -54,20 +58,20 @@ export const albumListsGroup = defineGroup('album-lists', (api, ctx) => {
     albumList2: { album: (await q.albumList(albumListOptions(params, user._id))).map(albumID3) },
   }));
 
-  api.method('getRandomSongs', async ({ params, user }) => ({
-    randomSongs: {
-      song: (
-        await q.randomSongs({
-          size: params.int('size'),
-          genre: params.str('genre') || undefined,
-          fromYear: params.int('fromYear'),
-          toYear: params.int('toYear'),
-          musicFolderId: params.int('musicFolderId'),
-          userId: user._id,
-        })
-      ).map(child),
-    },
-  }));
+  // Songs of the user's filter lists (updatePlaylistProps props=exclude) never come up at random.
+  api.method('getRandomSongs', async ({ params, user }) => {
+    const size = Math.max(0, Math.min(RANDOM_MAX, params.int('size') ?? RANDOM_DEFAULT));
+    const excluded = await ctx.playlists.excludedTrackIds(user._id);
+    const songs = await q.randomSongs({
+      size: Math.min(RANDOM_MAX, size + excluded.size),
+      genre: params.str('genre') || undefined,
+      fromYear: params.int('fromYear'),
+      toYear: params.int('toYear'),
+      musicFolderId: params.int('musicFolderId'),
+      userId: user._id,
+    });
+    return { randomSongs: { song: songs.filter((s) => !excluded.has(s.id)).slice(0, size).map(child) } };
+  });
 
   api.method('getSongsByGenre', async ({ params, user }) => {
     const genre = params.str('genre') || undefined;
