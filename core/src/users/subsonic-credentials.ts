@@ -162,7 +162,11 @@ export class SubsonicCredentials {
       await this.keys.deleteOne({ _id: doc._id });
       return null;
     }
-    await this.keys.updateOne({ _id: doc._id }, { $set: { lastUsedAt: new Date() } });
+    // A durable write per request would cost more than the request; "last used" to the minute is enough.
+    const now = new Date();
+    if (!doc.lastUsedAt || now.getTime() - new Date(doc.lastUsedAt).getTime() > LAST_USED_PRECISION_MS) {
+      await this.keys.updateOne({ _id: doc._id }, { $set: { lastUsedAt: now } });
+    }
     return user;
   }
 
@@ -200,6 +204,8 @@ export class SubsonicCredentials {
     }
   }
 }
+
+const LAST_USED_PRECISION_MS = 60_000;
 
 const isSealed = (v: unknown): v is EncryptedSecret => typeof v === 'object' && v !== null && typeof (v as EncryptedSecret).box === 'string';
 const md5 = (s: string) => createHash('md5').update(s, 'utf8').digest('hex');
