@@ -167,6 +167,7 @@ export const EN: Record<string, string> = {
   行高: 'Row height',
   列: 'Columns',
   暂无信息: 'No information',
+  包含子文件夹: 'Include sub-folders',
   // Editor
   元数据详情: 'Metadata',
   '在左侧点击一个音乐文件以编辑它的标签。': 'Click a music file on the left to edit its tags.',

@@ -102,7 +102,6 @@ export function FileScreen({ detail, renderEditor, rightPanel }: FileScreenProps
   );
 
   if (mobile) {
-    const resourceOpen = detail || (rightPanel !== null && rightPanel !== undefined);
     return (
       <div className="ts-files ts-files-mobile">
         <aside className="ts-tree-panel">
@@ -116,15 +115,12 @@ export function FileScreen({ detail, renderEditor, rightPanel }: FileScreenProps
         <Drawer isOpen={target !== null} onClose={closeEditor} title={t('元数据详情')} position="right" size="100%" className="ts-mobile-drawer">
           <div className="ts-drawer-body">{editor}</div>
         </Drawer>
-        <Drawer
-          isOpen={resourceOpen && target === null}
-          onClose={() => (rightPanel ? rightPanel.onClose() : navigate('/'))}
-          title={rightPanel ? t(rightPanel.title) : t('标签列表')}
-          position="bottom"
-          size="85%"
-          className="ts-mobile-drawer"
-        >
-          <div className="ts-drawer-body ts-fill">{rightPanel ? rightPanel.node : (table ?? <Id3Table source={null} version={0} onOpenRow={openRow} />)}</div>
+        <Drawer isOpen={detail && target === null} onClose={() => navigate('/')} title={t('标签列表')} position="bottom" size="85%" className="ts-mobile-drawer">
+          <div className="ts-drawer-body ts-fill">{table ?? <Id3Table source={null} version={0} onOpenRow={openRow} />}</div>
+        </Drawer>
+        {/* Above the editor drawer: the lyric translation is opened from inside the editor. */}
+        <Drawer isOpen={!!rightPanel} onClose={() => rightPanel?.onClose()} title={rightPanel ? t(rightPanel.title) : ''} position="bottom" size="85%" className="ts-mobile-drawer">
+          <div className="ts-drawer-body ts-fill">{rightPanel?.node}</div>
         </Drawer>
         {checkedNodes.length > 0 && !detail ? (
           <div className="ts-mobile-checked">

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Cell, Column, ColumnHeaderCell, RegionCardinality, SelectionModes, Table2, type Region } from '../../../components/ui/data-table.tsx';
 import { NonIdealState, Spinner } from '../../../components/ui/display.tsx';
-import { Checkbox, SegmentedControl } from '../../../components/ui/form.tsx';
+import { Checkbox, SegmentedControl, Switch } from '../../../components/ui/form.tsx';
 import { Menu, Popover } from '../../../components/ui/menu.tsx';
 import { DEFAULT_FOLDER_LIMIT, DEFAULT_TABLE_COLUMNS } from '../../../lib/constants.ts';
 import { useT } from '../../../lib/i18n.ts';
@@ -69,6 +69,7 @@ export function Id3Table({ source, version, onOpenRow }: { source: Id3Source | n
   const [size, setSize] = useState<Size>(loadSetting('tableSize', 'sm'));
   const [visible, setVisible] = useState<string[]>(loadSetting('showFieldsID3', [...DEFAULT_TABLE_COLUMNS]));
   const [selection, setSelection] = useState<Region[]>([]);
+  const [deep, setDeep] = useState(loadSetting('isDepth', false));
 
   const sourceKey = source ? `${source.folder}\u0000${source.items.map((i) => i.name).join('\u0000')}` : '';
   useEffect(() => {
@@ -84,7 +85,7 @@ export function Id3Table({ source, version, onOpenRow }: { source: Id3Source | n
         file_full_path: source.folder,
         select_data: source.items,
         limit: loadSetting('limit', DEFAULT_FOLDER_LIMIT),
-        depth: loadSetting('isDepth', false) ? -1 : 1,
+        depth: deep ? -1 : 1,
         is_webdav: loadSetting('isOpenWebdav', false),
       },
       controller.signal,
@@ -102,7 +103,7 @@ export function Id3Table({ source, version, onOpenRow }: { source: Id3Source | n
     );
     return () => controller.abort();
     // sourceKey stands for source's content; version reloads after saves.
-  }, [sourceKey, version]);
+  }, [sourceKey, version, deep]);
 
   const sorted = useMemo(() => sortRows(rows, sort, (r, k) => r[k as keyof Id3Row]), [rows, sort]);
   const columns = TABLE_COLUMNS.filter((c) => visible.includes(c.key));
@@ -143,6 +144,16 @@ export function Id3Table({ source, version, onOpenRow }: { source: Id3Source | n
           {selectedRows > 1 ? ` · ${t('已选 {n} 行', { n: selectedRows })}` : ''}
         </span>
         <span className="ts-grow" />
+        <Switch
+          className="ts-inline-switch"
+          checked={deep}
+          label={t('包含子文件夹')}
+          onChange={(e) => {
+            const on = e.currentTarget.checked;
+            setDeep(on);
+            saveSetting('isDepth', on);
+          }}
+        />
         <SegmentedControl
           size="small"
           value={size}
