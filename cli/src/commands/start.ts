@@ -49,11 +49,18 @@ export async function start(options: StartOptions): Promise<void> {
     log(`worker consuming commands (${rt.bus.driver} bus, concurrency ${config.workerConcurrency})`);
     // The background watcher: cheap when nothing changed (a walk, no file read, no task).
     const watcher = new LibraryWatcher({ scanner, scans: rt.library.scans });
-    const watch = cron.schedule(WATCH_SCHEDULE, async () => {
-      const tick = await watcher.tick();
-      if (tick.taskId) log(`watcher: library changed, scan task ${tick.taskId} queued`);
-    }, { name: 'library-watcher', noOverlap: true });
+    const check = async () => {
+      try {
+        const tick = await watcher.tick();
+        if (tick.taskId) log(`watcher: library changed, scan task ${tick.taskId} queued`);
+      } catch (e) {
+        log(`watcher: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    };
+    const watch = cron.schedule(WATCH_SCHEDULE, check, { name: 'library-watcher', noOverlap: true });
     closers.unshift(async () => void (await watch.destroy()));
+    // Files added while Tagsonic was stopped are picked up now, not at the first scheduled tick.
+    void check();
   }
   if (options.gateway) {
     const app = await buildApp(
