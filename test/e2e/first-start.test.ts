@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, stat, readFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, stat, readFile } from 'node:fs/promises';
+import { makeAudio } from '../support/audio.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -91,7 +92,15 @@ describe('tagsonic start (embedded default)', () => {
   it('takes the first admin password from TAGSONIC_ADMIN_PASSWORD, and passwd changes it', async () => {
     const home = await mkdtemp(path.join(tmpdir(), 'tagsonic-first-'));
     homes.push(home);
-    const t = await startTagsonic(home, { TAGSONIC_ADMIN_PASSWORD: 'from-the-environment' });
+    // A song already in the media folder is found by the start-up library check, without waiting for the watcher.
+    await mkdir(path.join(home, 'media/Artist'), { recursive: true });
+    await makeAudio(path.join(home, 'media/Artist/01 Waiting.mp3'), { tags: { title: 'Waiting Song', artist: 'Artist' } });
+    const t = await startTagsonic(home, { TAGSONIC_ADMIN_PASSWORD: 'from-the-environment', TAGSONIC_SUBSONIC_PASSWORD: 'subsonic-pass' });
+    const search = async () => {
+      const r = (await (await fetch(`${t.base}/rest/search3?u=admin&p=subsonic-pass&c=test&v=1.16.1&f=json&query=Waiting`)).json()) as any;
+      return r['subsonic-response']?.searchResult3?.song?.map((x: { title: string }) => x.title) ?? [];
+    };
+    await expect.poll(search, { timeout: 30_000, interval: 300 }).toEqual(['Waiting Song']);
     expect(t.output()).toMatch(/created user "admin" with the password from TAGSONIC_ADMIN_PASSWORD/);
     expect(t.output()).not.toMatch(/from-the-environment/);
     expect((await login(t.base, 'from-the-environment')).body.result).toBe(true);
