@@ -1,0 +1,217 @@
+/**
+ * The CPU-heavy half of a safe write, runnable on the calling thread or on a writer thread: read and
+ * parse the original, render the new bytes into the temp sibling (`prepareTempWrite`), and later re-read
+ * that temp file from disk and check its tags and audio payload (`verifyTempWrite`). Between the two the
+ * calling thread fsyncs the temp file; after them it journals, renames and fsyncs the folder
+ * (safe-write.ts). What `verifyTempWrite` compares against stays in the thread that prepared the write,
+ * so the original's bytes never cross threads.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { isTagsonicError } from '../errors/index.ts';
+import type { AudioFormat, TagField, TagSnapshot } from './model.ts';
+import { inspectBuffer } from './read.ts';
+import { changedFields, diffSnapshots, expectedSnapshot, untouchedParts, type NormalizedEdit } from './edit.ts';
+import { planWrite, renderEdit } from './write.ts';
+import { audioPayload, sameAudioPayload, type AudioPayload } from './audio-payload.ts';
+import { TAG_ERRORS, fsError, internal, invalid, unsupported } from './errors.ts';
+
+/**
+ * taglib-wasm edits a file in memory (the WASM heap holds it and its new version, next to our own copies:
+ * about five times the file size at the peak). Beyond this the write is refused rather than risking the
+ * worker running out of memory.
+ */
+export const MAX_WRITE_BYTES = 1024 * 1024 * 1024;
+
+export interface PrepareRequest {
+  writeId: string;
+  /** The real path of the file (symlinks resolved). */
+  target: string;
+  /** The path as the caller gave it, for messages and the journal. */
+  filePath: string;
+  tempPath: string;
+  edit: NormalizedEdit;
+}
+
+/** The original as it was read: the calling thread refuses the rename if it no longer matches. */
+export interface OriginalStat {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+export type Prepared =
+  | { noop: true; before: TagSnapshot }
+  | {
+      noop: false;
+      st: OriginalStat;
+      format: AudioFormat;
+      before: TagSnapshot;
+      changed: TagField[];
+      artworkChanged: boolean;
+      /** The cover being replaced, so the journal can store it for undo; only set when the cover changes. */
+      replacedPicture: Uint8Array | null;
+    };
+
+export interface VerifyRequest {
+  writeId: string;
+  tempPath: string;
+  filePath: string;
+  target: string;
+}
+
+/** What a prepared write is verified against; held by the thread that prepared it. */
+interface Held {
+  format: AudioFormat;
+  expected: TagSnapshot;
+  lenient: ReturnType<typeof untouchedParts>;
+  payloadBefore: AudioPayload;
+}
+
+/** One per thread that runs write steps (the calling thread, or each writer thread). */
+export class WriteSteps {
+  readonly #held = new Map<string, Held>();
+
+  /**
+   * Reads the original, refuses what cannot be written, and — unless the edit changes nothing — writes
+   * the new bytes to `tempPath` (created exclusively, with the original's mode and owner). The temp file
+   * is not synced: the caller does that before verifying. On failure the caller removes the temp file.
+   */
+  async prepare(req: PrepareRequest): Promise<Prepared> {
+    const { writeId, target, filePath, tempPath, edit } = req;
+    const { original, st } = await readOriginal(target, filePath);
+    const inspection = await inspectBuffer(original, target);
+    const before = inspection.tags;
+    const plan = planWrite(filePath, inspection.format, edit, before);
+    const expected = expectedSnapshot(before, edit);
+    if (diffSnapshots(expected, before).length === 0) return { noop: true, before };
+    const changed = changedFields(before, expected);
+    const artworkChanged = (before.artwork?.sha256 ?? null) !== (expected.artwork?.sha256 ?? null);
+    const lenient = inspection.legacyId3 ? untouchedParts(edit) : new Set<never>();
+    // Refuses truncated or damaged originals before anything is written.
+    const payloadBefore = await audioPayload(original, inspection.format, target);
+
+    try {
+      // Exclusive create: never follow or reuse something already sitting at the temp name.
+      const fh = await open(tempPath, 'wx', 0o600);
+      try {
+        const bytes = await renderEdit(original, plan, tempPath);
+        await writeAll(fh, bytes);
+        // The WASI cover pass may have left a longer file behind at this path.
+        await fh.truncate(bytes.length);
+        await fh.chmod(st.mode & 0o7777);
+        await fh.chown(st.uid, st.gid).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'EPERM') throw err;
+        });
+      } finally {
+        await fh.close();
+      }
+    } catch (err) {
+      throw isTagsonicError(err) ? err : fsErrorOrInternal(err, filePath);
+    }
+    this.#held.set(writeId, { format: inspection.format, expected, lenient, payloadBefore });
+    return {
+      noop: false,
+      st: { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs },
+      format: inspection.format,
+      before,
+      changed,
+      artworkChanged,
+      // A private copy: the picture may be a view into the original's bytes, which must not be sent whole.
+      replacedPicture: artworkChanged && inspection.picture ? new Uint8Array(inspection.picture.data) : null,
+    };
+  }
+
+  /**
+   * Re-reads the synced temp file from disk with music-metadata (not TagLib) and returns its snapshot if
+   * every field and the cover are what was asked and the audio payload is byte-for-byte the original's.
+   */
+  async verify(req: VerifyRequest): Promise<TagSnapshot> {
+    const { writeId, tempPath, filePath, target } = req;
+    const held = this.#held.get(writeId);
+    this.#held.delete(writeId);
+    if (!held) throw internal(TAG_ERRORS.WRITE_FAILED, `Write ${writeId} to ${filePath} was not prepared on this thread; the original was left untouched.`, { path: filePath });
+    let written: Uint8Array;
+    try {
+      written = await readWhole(tempPath);
+    } catch (err) {
+      throw fsErrorOrInternal(err, filePath);
+    }
+    const after = (await inspectBuffer(written, target)).tags;
+    const differences = diffSnapshots(held.expected, after, held.lenient);
+    if (differences.length > 0) {
+      throw internal(
+        TAG_ERRORS.VERIFY_MISMATCH,
+        `The tags read back from the new ${path.basename(filePath)} differ from what was written (${differences.map((d) => d.what).join(', ')}); the original was left untouched.`,
+        { path: filePath, differences },
+      );
+    }
+    const payloadAfter = await audioPayload(written, held.format, tempPath);
+    if (!sameAudioPayload(held.payloadBefore, payloadAfter)) {
+      throw internal(TAG_ERRORS.PAYLOAD_CHANGED, `Writing tags would have changed the audio of ${filePath}; the original was left untouched.`, {
+        path: filePath,
+        method: held.payloadBefore.method,
+      });
+    }
+    return after;
+  }
+
+  /** Forgets a prepared write that will not be verified (the caller gave up on it). */
+  release(writeId: string): void {
+    this.#held.delete(writeId);
+  }
+}
+
+async function writeAll(fh: FileHandle, bytes: Uint8Array): Promise<void> {
+  let n = 0;
+  while (n < bytes.length) n += (await fh.write(bytes, n, bytes.length - n, n)).bytesWritten;
+}
+
+/** The whole file at `file`, read from disk (what the rename will publish). */
+async function readWhole(file: string): Promise<Uint8Array> {
+  const fh = await open(file, 'r');
+  try {
+    const { size } = await fh.stat();
+    const data = new Uint8Array(size);
+    let n = 0;
+    while (n < size) {
+      const { bytesRead } = await fh.read(data, n, size - n, n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+    }
+    return data.subarray(0, n);
+  } finally {
+    await fh.close();
+  }
+}
+
+async function readOriginal(target: string, filePath: string) {
+  try {
+    const fh = await open(target, 'r');
+    try {
+      const st = await fh.stat();
+      if (!st.isFile()) throw invalid(TAG_ERRORS.NOT_A_FILE, `${filePath} is not a regular file.`, { path: filePath });
+      if (st.size > MAX_WRITE_BYTES) {
+        throw unsupported(TAG_ERRORS.FILE_TOO_LARGE, `${filePath} is ${Math.round(st.size / 2 ** 20)} MiB; Tagsonic writes tags to files of at most ${MAX_WRITE_BYTES / 2 ** 20} MiB.`, {
+          path: filePath,
+          size: st.size,
+        });
+      }
+      // A Buffer is a Uint8Array already; wrapping it in `new Uint8Array()` would copy the whole file.
+      const original: Uint8Array = await fh.readFile();
+      return { original, st };
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    throw isTagsonicError(err) ? err : fsError(err, filePath);
+  }
+}
+
+export function fsErrorOrInternal(err: unknown, filePath: string): unknown {
+  if (isTagsonicError(err)) return err;
+  const mapped = fsError(err, filePath);
+  if (mapped !== err) return mapped;
+  const message = err instanceof Error ? err.message : String(err);
+  return internal(TAG_ERRORS.WRITE_FAILED, `Writing tags to ${filePath} failed (${message}); the original was left untouched.`, { path: filePath }, err);
+}
