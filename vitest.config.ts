@@ -5,7 +5,7 @@ export default defineConfig({
     // isolated-vm needs --no-node-snapshot; it works only with the forks pool (see shared/NOTES.md).
     pool: 'forks',
     execArgv: ['--no-node-snapshot'],
-    include: ['{sdk,core,workers,gateway,cli,test,plugins,examples}/**/*.test.ts'],
+    include: ['{sdk,core,workers,gateway,cli,test,plugins,examples}/**/*.test.ts', 'dashboard/src/**/*.test.{ts,tsx}'],
     exclude: ['**/node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
