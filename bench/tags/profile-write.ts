@@ -1,20 +1,21 @@
 /**
  * Profiles the safe write alone, on copies of the bench library: run under `node --cpu-prof` to see
  * where a write's CPU goes.
- *   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/tags/profile-write.ts [--library <dir>] [--writes 600] [--concurrency 8]
+ *   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/tags/profile-write.ts [--library <dir>] [--writes 600] [--concurrency 8] [--pool]
  */
 import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openEmbeddedStore } from '@tagsonic/core/store';
-import { createTagJournal, safeWriteTags } from '@tagsonic/core/tags';
+import { createTagJournal, createTagWriterPool, safeWriteTags } from '@tagsonic/core/tags';
 
 const { values } = parseArgs({
   options: {
     library: { type: 'string', default: path.join(tmpdir(), 'tagsonic-bench-library-2000') },
     writes: { type: 'string', default: '600' },
     concurrency: { type: 'string', default: '8' },
+    pool: { type: 'boolean', default: false },
   },
 });
 const writes = Number(values.writes);
@@ -35,17 +36,20 @@ const copies = await Promise.all(audio.map(async (f, i) => {
 const store = await openEmbeddedStore({ dir: path.join(scratch, 'store') });
 const journal = createTagJournal({ store, blobDir: path.join(scratch, 'blobs') });
 
+const pool = values.pool ? createTagWriterPool() : null;
+const write = pool ? pool.write.bind(pool) : safeWriteTags;
 let next = 0;
 const cpu = process.cpuUsage();
 const started = performance.now();
 await Promise.all(Array.from({ length: concurrency }, async () => {
   while (next < copies.length) {
     const i = next++;
-    await safeWriteTags(copies[i]!, { fields: { title: `profile ${i}`, album: `Album ${i % 7}`, tracknumber: String((i % 20) + 1) } }, { journal, actor: 'profile' });
+    await write(copies[i]!, { fields: { title: `profile ${i}`, album: `Album ${i % 7}`, tracknumber: String((i % 20) + 1) } }, { journal, actor: 'profile' });
   }
 }));
 const seconds = (performance.now() - started) / 1000;
 const used = process.cpuUsage(cpu);
 console.log(`${copies.length} writes in ${seconds.toFixed(2)} s: ${Math.round(copies.length / seconds)} files/s, ${((used.user + used.system) / 1000 / copies.length).toFixed(2)} ms CPU/write`);
+await pool?.close();
 await store.close();
 await rm(scratch, { recursive: true, force: true });

@@ -1,9 +1,10 @@
 /**
  * Measures the tag engine on a generated library: scan-read throughput with the in-process reader and
  * with the reader thread pool, and write+verify throughput of the full safe write (temp copy, TagLib,
- * music-metadata re-read, payload check, fsync, journal in the embedded store, rename, fsync dir).
+ * music-metadata re-read, payload check, fsync, journal in the embedded store, rename, fsync dir), with
+ * every step on the calling thread (`safeWriteTags`) and with the writer thread pool (`createTagWriterPool`).
  * Prints a table and a JSON line.
- *   node bench/tags/run.ts [--size 2000] [--library <dir>] [--threads N] [--writes N] [--concurrency 8] [--keep]
+ *   node bench/tags/run.ts [--size 2000] [--library <dir>] [--threads N] [--writes N] [--concurrency 8] [--pool-concurrency 16] [--keep]
  * The library is cached (default /tmp/tagsonic-bench-library-<size>) and never modified: writes go to
  * copies in a scratch folder. Each measure runs after a warm-up (JIT and wasm tier-up), and reports the
  * CPU time per file of every thread of the process, which stays meaningful when other work shares the cores.
@@ -14,7 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateLibrary } from '@tagsonic/test/library';
 import { openEmbeddedStore } from '@tagsonic/core/store';
-import { createTagJournal, createTagReaderPool, readTags, safeWriteTags, type TagEdit } from '@tagsonic/core/tags';
+import { createTagJournal, createTagReaderPool, createTagWriterPool, readTags, safeWriteTags, type TagEdit } from '@tagsonic/core/tags';
 
 const { values } = parseArgs({
   options: {
@@ -23,12 +24,14 @@ const { values } = parseArgs({
     threads: { type: 'string' },
     writes: { type: 'string' },
     concurrency: { type: 'string', default: '8' },
+    'pool-concurrency': { type: 'string', default: '16' },
     keep: { type: 'boolean', default: false },
   },
 });
 const size = Number(values.size);
 const threads = Number(values.threads ?? availableParallelism());
 const concurrency = Number(values.concurrency);
+const poolConcurrency = Number(values['pool-concurrency']);
 const libraryRoot = path.resolve(values.library ?? path.join(tmpdir(), `tagsonic-bench-library-${size}`));
 
 /** Runs `work` over `items` with `limit` in flight; returns elapsed seconds. */
@@ -87,9 +90,12 @@ await pool.close();
 const scratch = await mkdtemp(path.join(tmpdir(), 'tagsonic-bench-tags-'));
 const writeCount = Math.min(Number(values.writes ?? audio.length), audio.length);
 const copies = audio.slice(0, writeCount).map((f, i) => path.join(scratch, 'music', `${i}${path.extname(f)}`));
+const poolCopies = audio.slice(0, writeCount).map((f, i) => path.join(scratch, 'pool', `${i}${path.extname(f)}`));
 await mkdir(path.join(scratch, 'music'));
+await mkdir(path.join(scratch, 'pool'));
 await mkdir(path.join(scratch, 'warmup'));
 await timed(audio.slice(0, writeCount), 16, (f, i) => copyFile(f, copies[i]!));
+await timed(audio.slice(0, writeCount), 16, (f, i) => copyFile(f, poolCopies[i]!));
 const warmCopies = warmFiles.map((f, i) => path.join(scratch, 'warmup', `${i}${path.extname(f)}`));
 await timed(warmFiles, 16, (f, i) => copyFile(f, warmCopies[i]!));
 const store = await openEmbeddedStore({ dir: path.join(scratch, 'store') });
@@ -106,6 +112,20 @@ const writeRun = await measured(copies, concurrency, (f, i) =>
 );
 const writeSeconds = writeRun.seconds;
 const committed = await store.collection('tag_journal').countDocuments({ state: 'committed', taskId: 'bench' });
+
+// Writer pool: every core for parsing, rendering and verifying; started and warmed before timing
+// (on the warm-up copies again, which the in-process warm-up already wrote once).
+const writerPool = createTagWriterPool({ threads });
+await measured(warmCopies, poolConcurrency, (f, i) => writerPool.write(f, edit(i + 1), { journal, actor: 'bench', taskId: 'warmup' }));
+let poolWriteErrors = 0;
+const poolWriteRun = await measured(poolCopies, poolConcurrency, (f, i) =>
+  writerPool.write(f, edit(i), { journal, actor: 'bench', taskId: 'bench-pool' }).catch((e: unknown) => {
+    poolWriteErrors++;
+    if (firstError.length < 3) firstError.push(`${path.basename(f)}: ${e instanceof Error ? e.message : String(e)}`);
+  }),
+);
+await writerPool.close();
+const poolCommitted = await store.collection('tag_journal').countDocuments({ state: 'committed', taskId: 'bench-pool' });
 await store.close();
 if (!values.keep) await rm(scratch, { recursive: true, force: true });
 
@@ -126,6 +146,16 @@ const results = {
     cpuMsPerFile: writeRun.cpuMsPerItem,
     errors: writeErrors,
     journalCommitted: committed,
+  },
+  safeWritePool: {
+    threads,
+    files: writeCount,
+    concurrency: poolConcurrency,
+    seconds: round(poolWriteRun.seconds),
+    filesPerSecond: Math.round((writeCount - poolWriteErrors) / poolWriteRun.seconds),
+    cpuMsPerFile: poolWriteRun.cpuMsPerItem,
+    errors: poolWriteErrors,
+    journalCommitted: poolCommitted,
     target: 300,
   },
 };
@@ -138,8 +168,9 @@ const rows: [string, string, string][] = [
   ['scan read, in-process (8 in flight)', `${results.readSingleThread.filesPerSecond} files/s (${single.cpuMsPerItem} ms CPU/file)`, ''],
   [`scan read, pool (${threads} threads)`, `${results.readPool.filesPerSecond} files/s (${poolRun.cpuMsPerItem} ms CPU/file)`, '≥ 1500 files/s'],
   [`safe write, first ${WARMUP} (warm-up)`, `${results.safeWriteWarmup.filesPerSecond} files/s (${warmWrite.cpuMsPerItem} ms CPU/file)`, ''],
-  [`safe write + verify + journal (${concurrency} in flight)`, `${results.safeWrite.filesPerSecond} files/s (${writeRun.cpuMsPerItem} ms CPU/file)`, '≥ 300 files/s'],
-  ['read errors / write errors', `${errors} / ${writeErrors}`, '0 / 0'],
+  [`safe write + verify + journal, in-process (${concurrency} in flight)`, `${results.safeWrite.filesPerSecond} files/s (${writeRun.cpuMsPerItem} ms CPU/file)`, ''],
+  [`safe write + verify + journal, pool (${threads} threads, ${poolConcurrency} in flight)`, `${results.safeWritePool.filesPerSecond} files/s (${poolWriteRun.cpuMsPerItem} ms CPU/file)`, '≥ 300 files/s'],
+  ['read errors / write errors (in-process / pool)', `${errors} / ${writeErrors} / ${poolWriteErrors}`, '0 / 0 / 0'],
   ['load average (1/5/15 min)', results.loadAverage.join(' / '), ''],
 ];
 const w0 = Math.max(...rows.map((r) => r[0].length));

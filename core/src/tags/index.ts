@@ -8,6 +8,7 @@ export { artworkInfo, sniffImage } from './image-info.ts';
 export { audioPayload, audioPayloadDigest, sameAudioPayload, type AudioPayload, type PayloadDigest } from './audio-payload.ts';
 export { normalizeEdit, expectedSnapshot, diffSnapshots, changedFields, type SnapshotDifference } from './edit.ts';
 export { safeWriteTags, MAX_WRITE_BYTES, type WriteContext, type WriteResult, type SafeWriteOptions } from './safe-write.ts';
+export { createTagWriterPool, type TagWriterPool, type TagWriterPoolOptions, type TagWriterPoolWriteOptions } from './writer-pool.ts';
 export { cleanupTempFiles, cleanupTempFilesUnder } from './temp-files.ts';
 export { createTagJournal, TAG_JOURNAL_COLLECTION, type TagJournal, type JournalEntry, type JournalState, type RecoveryReport } from './journal.ts';
 export { undoWrite, undoTask, type UndoOptions, type UndoTaskItem, type UndoTaskReport } from './undo.ts';
