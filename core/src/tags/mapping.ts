@@ -71,7 +71,9 @@ export const TAG_MAPPING: Readonly<Record<MappedKey, FieldMapping>> = {
   },
   comment: {
     property: 'COMMENT',
-    native: { id3v2: ['COMM', 'COM'], vorbis: ['COMMENT'], mp4: ['©cmt'], ape: ['Comment'], asf: ['Description'], riff: ['ICMT'], id3v1: ['comment'] },
+    // ffmpeg (and tools built on it) store an MP3 comment as TXXX:comment; TagLib reads that as the COMMENT
+    // property and saves it as COMM, so reading it the same way keeps a write's verification exact.
+    native: { id3v2: ['COMM', 'COM', 'TXXX:COMMENT'], vorbis: ['COMMENT'], mp4: ['©cmt'], ape: ['Comment'], asf: ['Description'], riff: ['ICMT'], id3v1: ['comment'] },
   },
   description: {
     // TagLib names the MP4 `desc` atom PODCASTDESC; its DESCRIPTION would become a freeform atom instead.
