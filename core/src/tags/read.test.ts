@@ -47,9 +47,10 @@ const EXPECTED: Record<SourceKind, Record<string, string | null>> = Object.fromE
     };
     // RIFF INFO (ffmpeg's WAV tags) has no album artist, disc or composer.
     if (kind === 'wav') return [kind, { ...all, albumartist: null, discnumber: null, totaldiscs: null, composer: null }];
-    // ffmpeg stores "comment" as Vorbis DESCRIPTION, and as TXXX:comment (not COMM) in ID3.
+    // ffmpeg stores "comment" as Vorbis DESCRIPTION, and as TXXX:comment (not COMM) in ID3 — which we read
+    // as the comment, the way TagLib does (otherwise editing any other field of such a file fails to verify).
     if (kind === 'flac' || kind === 'ogg' || kind === 'opus') return [kind, { ...all, comment: null, description: '备注' }];
-    if (kind.startsWith('mp3') || kind === 'aiff') return [kind, { ...all, comment: null, description: null }];
+    if (kind.startsWith('mp3') || kind === 'aiff') return [kind, { ...all, comment: '备注', description: null }];
     return [kind, all];
   }),
 ) as Record<SourceKind, Record<string, string | null>>;
