@@ -272,12 +272,12 @@ for (let i = 0; i < 256; i++) {
   OGG_CRC[i] = r >>> 0;
 }
 
+/** The page CRC, computed with the CRC field itself read as zeros (no per-byte test in the hot loop). */
 function oggCrc(b: Buffer, from: number, to: number, crcAt: number): number {
   let crc = 0;
-  for (let i = from; i < to; i++) {
-    const byte = i >= crcAt && i < crcAt + 4 ? 0 : b[i]!;
-    crc = ((crc << 8) ^ OGG_CRC[((crc >>> 24) & 0xff) ^ byte]!) >>> 0;
-  }
+  for (let i = from; i < crcAt; i++) crc = ((crc << 8) ^ OGG_CRC[((crc >>> 24) & 0xff) ^ b[i]!]!) >>> 0;
+  for (let i = 0; i < 4; i++) crc = ((crc << 8) ^ OGG_CRC[(crc >>> 24) & 0xff]!) >>> 0;
+  for (let i = crcAt + 4; i < to; i++) crc = ((crc << 8) ^ OGG_CRC[((crc >>> 24) & 0xff) ^ b[i]!]!) >>> 0;
   return crc;
 }
 
@@ -330,8 +330,9 @@ function ogg(b: Buffer, path: string): AudioPayload {
       const lace = b[pos + 27 + i]!;
       body += lace;
       if (lace < 255) {
-        stream.pending.push(b.subarray(segStart, body));
-        const packet = Buffer.concat(stream.pending);
+        // Most packets lie within one page: hash them in place rather than copying them out.
+        const tail = b.subarray(segStart, body);
+        const packet = stream.pending.length === 0 ? tail : Buffer.concat([...stream.pending, tail]);
         stream.pending = [];
         if (stream.packetIndex === 0) stream.headerCount = oggHeaderCount(packet);
         // The comment header (packet 1) is what a tag write replaces.

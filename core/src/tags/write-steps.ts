@@ -6,6 +6,7 @@
  * (safe-write.ts). What `verifyTempWrite` compares against stays in the thread that prepared the write,
  * so the original's bytes never cross threads.
  */
+import { closeSync, fchmodSync, fchownSync, fstatSync, ftruncateSync, openSync, readSync, writeSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { isTagsonicError } from '../errors/index.ts';
@@ -68,9 +69,21 @@ interface Held {
   payloadBefore: AudioPayload;
 }
 
+/**
+ * How the steps touch files. The calling thread uses promises so its event loop never blocks; a writer
+ * thread uses blocking calls, which cost a fraction of the CPU (no thread-pool hop, no promise per call)
+ * and only hold up that thread's own other writes.
+ */
+export type StepIo = 'async' | 'blocking';
+
 /** One per thread that runs write steps (the calling thread, or each writer thread). */
 export class WriteSteps {
   readonly #held = new Map<string, Held>();
+  readonly #io: StepIo;
+
+  constructor(io: StepIo = 'async') {
+    this.#io = io;
+  }
 
   /**
    * Reads the original, refuses what cannot be written, and — unless the edit changes nothing — writes
@@ -79,7 +92,7 @@ export class WriteSteps {
    */
   async prepare(req: PrepareRequest): Promise<Prepared> {
     const { writeId, target, filePath, tempPath, edit } = req;
-    const { original, st } = await readOriginal(target, filePath);
+    const { original, st } = await readOriginal(target, filePath, this.#io);
     const inspection = await inspectBuffer(original, target);
     const before = inspection.tags;
     const plan = planWrite(filePath, inspection.format, edit, before);
@@ -92,20 +105,9 @@ export class WriteSteps {
     const payloadBefore = await audioPayload(original, inspection.format, target);
 
     try {
-      // Exclusive create: never follow or reuse something already sitting at the temp name.
-      const fh = await open(tempPath, 'wx', 0o600);
-      try {
-        const bytes = await renderEdit(original, plan, tempPath);
-        await writeAll(fh, bytes);
-        // The WASI cover pass may have left a longer file behind at this path.
-        await fh.truncate(bytes.length);
-        await fh.chmod(st.mode & 0o7777);
-        await fh.chown(st.uid, st.gid).catch((err: NodeJS.ErrnoException) => {
-          if (err.code !== 'EPERM') throw err;
-        });
-      } finally {
-        await fh.close();
-      }
+      const render = () => renderEdit(original, plan, tempPath);
+      if (this.#io === 'blocking') await writeTempBlocking(tempPath, render, st);
+      else await writeTemp(tempPath, render, st);
     } catch (err) {
       throw isTagsonicError(err) ? err : fsErrorOrInternal(err, filePath);
     }
@@ -133,7 +135,7 @@ export class WriteSteps {
     if (!held) throw internal(TAG_ERRORS.WRITE_FAILED, `Write ${writeId} to ${filePath} was not prepared on this thread; the original was left untouched.`, { path: filePath });
     let written: Uint8Array;
     try {
-      written = await readWhole(tempPath);
+      written = this.#io === 'blocking' ? readWholeBlocking(tempPath) : await readWhole(tempPath);
     } catch (err) {
       throw fsErrorOrInternal(err, filePath);
     }
@@ -162,12 +164,49 @@ export class WriteSteps {
   }
 }
 
+/**
+ * Creates `tempPath` exclusively (never following or reusing something already sitting at the temp
+ * name) and writes the rendered bytes with the original's mode and, when permitted, owner. Not synced:
+ * the calling thread does that.
+ */
+async function writeTemp(tempPath: string, render: () => Promise<Uint8Array>, st: Stats): Promise<void> {
+  const fh = await open(tempPath, 'wx', 0o600);
+  try {
+    const bytes = await render();
+    await writeAll(fh, bytes);
+    // The WASI cover pass may have left a longer file behind at this path.
+    await fh.truncate(bytes.length);
+    await fh.chmod(st.mode & 0o7777);
+    await fh.chown(st.uid, st.gid).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPERM') throw err;
+    });
+  } finally {
+    await fh.close();
+  }
+}
+
+async function writeTempBlocking(tempPath: string, render: () => Promise<Uint8Array>, st: Stats): Promise<void> {
+  const fd = openSync(tempPath, 'wx', 0o600);
+  try {
+    const bytes = await render();
+    for (let n = 0; n < bytes.length; ) n += writeSync(fd, bytes, n, bytes.length - n, n);
+    ftruncateSync(fd, bytes.length);
+    fchmodSync(fd, st.mode & 0o7777);
+    try {
+      fchownSync(fd, st.uid, st.gid);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 async function writeAll(fh: FileHandle, bytes: Uint8Array): Promise<void> {
   let n = 0;
   while (n < bytes.length) n += (await fh.write(bytes, n, bytes.length - n, n)).bytesWritten;
 }
 
-/** The whole file at `file`, read from disk (what the rename will publish). */
 async function readWhole(file: string): Promise<Uint8Array> {
   const fh = await open(file, 'r');
   try {
@@ -185,18 +224,42 @@ async function readWhole(file: string): Promise<Uint8Array> {
   }
 }
 
-async function readOriginal(target: string, filePath: string) {
+function readWholeBlocking(file: string): Uint8Array {
+  const fd = openSync(file, 'r');
   try {
+    return readFd(fd, fstatSync(fd).size);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readFd(fd: number, size: number): Uint8Array {
+  const data = new Uint8Array(size);
+  let n = 0;
+  while (n < size) {
+    const got = readSync(fd, data, n, size - n, n);
+    if (got === 0) break;
+    n += got;
+  }
+  return data.subarray(0, n);
+}
+
+async function readOriginal(target: string, filePath: string, io: StepIo): Promise<{ original: Uint8Array; st: Stats }> {
+  try {
+    if (io === 'blocking') {
+      const fd = openSync(target, 'r');
+      try {
+        const st = fstatSync(fd);
+        checkOriginal(st, filePath);
+        return { original: readFd(fd, st.size), st };
+      } finally {
+        closeSync(fd);
+      }
+    }
     const fh = await open(target, 'r');
     try {
       const st = await fh.stat();
-      if (!st.isFile()) throw invalid(TAG_ERRORS.NOT_A_FILE, `${filePath} is not a regular file.`, { path: filePath });
-      if (st.size > MAX_WRITE_BYTES) {
-        throw unsupported(TAG_ERRORS.FILE_TOO_LARGE, `${filePath} is ${Math.round(st.size / 2 ** 20)} MiB; Tagsonic writes tags to files of at most ${MAX_WRITE_BYTES / 2 ** 20} MiB.`, {
-          path: filePath,
-          size: st.size,
-        });
-      }
+      checkOriginal(st, filePath);
       // A Buffer is a Uint8Array already; wrapping it in `new Uint8Array()` would copy the whole file.
       const original: Uint8Array = await fh.readFile();
       return { original, st };
@@ -205,6 +268,16 @@ async function readOriginal(target: string, filePath: string) {
     }
   } catch (err) {
     throw isTagsonicError(err) ? err : fsError(err, filePath);
+  }
+}
+
+function checkOriginal(st: Stats, filePath: string): void {
+  if (!st.isFile()) throw invalid(TAG_ERRORS.NOT_A_FILE, `${filePath} is not a regular file.`, { path: filePath });
+  if (st.size > MAX_WRITE_BYTES) {
+    throw unsupported(TAG_ERRORS.FILE_TOO_LARGE, `${filePath} is ${Math.round(st.size / 2 ** 20)} MiB; Tagsonic writes tags to files of at most ${MAX_WRITE_BYTES / 2 ** 20} MiB.`, {
+      path: filePath,
+      size: st.size,
+    });
   }
 }
 

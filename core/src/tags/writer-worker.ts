@@ -29,7 +29,7 @@ export type WriterReply =
 
 const port = parentPort;
 if (!port) throw new Error('writer-worker.ts must run as a worker thread');
-const steps = new WriteSteps();
+const steps = new WriteSteps('blocking');
 
 port.on('message', (msg: WriterRequest) => {
   if (msg.op === 'release') {
