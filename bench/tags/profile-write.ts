@@ -1,7 +1,7 @@
 /**
  * Profiles the safe write alone, on copies of the bench library: run under `node --cpu-prof` to see
  * where a write's CPU goes.
- *   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/tags/profile-write.ts [--library <dir>] [--writes 600] [--concurrency 8] [--pool]
+ *   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/tags/profile-write.ts [--library <dir>] [--writes 600] [--concurrency 8] [--pool [--threads N] [--in-flight N]]
  */
 import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,8 @@ const { values } = parseArgs({
     writes: { type: 'string', default: '600' },
     concurrency: { type: 'string', default: '8' },
     pool: { type: 'boolean', default: false },
+    threads: { type: 'string' },
+    'in-flight': { type: 'string' },
   },
 });
 const writes = Number(values.writes);
@@ -36,7 +38,9 @@ const copies = await Promise.all(audio.map(async (f, i) => {
 const store = await openEmbeddedStore({ dir: path.join(scratch, 'store') });
 const journal = createTagJournal({ store, blobDir: path.join(scratch, 'blobs') });
 
-const pool = values.pool ? createTagWriterPool() : null;
+const pool = values.pool
+  ? createTagWriterPool({ threads: values.threads ? Number(values.threads) : undefined, inFlightPerThread: values['in-flight'] ? Number(values['in-flight']) : undefined })
+  : null;
 const write = pool ? pool.write.bind(pool) : safeWriteTags;
 let next = 0;
 const cpu = process.cpuUsage();
