@@ -2,7 +2,7 @@ import type { Bus, Subscription } from '@tagsonic/core/bus';
 import type { MediaRoots } from '@tagsonic/core/media';
 import type { Tasks } from '@tagsonic/core/tasks';
 import { SUBJECTS } from '@tagsonic/core/tasks';
-import type { TagJournal } from '@tagsonic/core/tags';
+import { createTagWriterPool, type TagJournal } from '@tagsonic/core/tags';
 import { tagsWriteHandler } from './commands/tags-write.ts';
 import { libraryScanHandler } from './commands/scan.ts';
 import type { Scanner } from './scanner/scanner.ts';
@@ -28,8 +28,9 @@ export interface Worker {
  */
 export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const subs: Subscription[] = [];
+  const writers = createTagWriterPool();
   subs.push(
-    await deps.bus.consume(SUBJECTS.tagsWrite, tagsWriteHandler(deps), {
+    await deps.bus.consume(SUBJECTS.tagsWrite, tagsWriteHandler({ ...deps, writers }), {
       durable: 'tags-write',
       concurrency: deps.concurrency,
       ackWaitMs: 60_000,
@@ -52,6 +53,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   return {
     async close() {
       await Promise.all(subs.map((s) => s.close()));
+      await writers.close();
     },
   };
 }

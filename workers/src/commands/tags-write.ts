@@ -4,7 +4,7 @@ import type { Tasks } from '@tagsonic/core/tasks';
 import { SUBJECTS } from '@tagsonic/core/tasks';
 import type { Bus } from '@tagsonic/core/bus';
 import { isTagsonicError } from '@tagsonic/core/errors';
-import { safeWriteTags, type TagEdit, type TagJournal, type TagValues } from '@tagsonic/core/tags';
+import type { TagEdit, TagJournal, TagValues, TagWriterPool } from '@tagsonic/core/tags';
 
 /** Payload of `tagsonic.cmd.tags.write`: one file of a "write tags" task. */
 export interface TagsWriteCommand {
@@ -22,6 +22,8 @@ export interface TagsWriteDeps {
   tasks: Tasks;
   roots: MediaRoots;
   journal: TagJournal;
+  /** Writer threads: parsing, rendering and verification run on both cores. */
+  writers: TagWriterPool;
 }
 
 /**
@@ -42,7 +44,7 @@ export function tagsWriteHandler(deps: TagsWriteDeps) {
       const edit: TagEdit = { fields: cmd.fields ?? {} };
       if (cmd.artwork === null) edit.artwork = null;
       else if (cmd.artwork) edit.artwork = { mime: cmd.artwork.mime, data: Buffer.from(cmd.artwork.base64, 'base64') };
-      const result = await safeWriteTags(path, edit, { journal: deps.journal, actor: cmd.actor, taskId: cmd.taskId });
+      const result = await deps.writers.write(path, edit, { journal: deps.journal, actor: cmd.actor, taskId: cmd.taskId });
       await deps.tasks.finishItem(cmd.itemId, {
         status: 'success',
         result: { writeId: result.writeId, changed: result.changed },
