@@ -1,4 +1,4 @@
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { link, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { conflict, invalid } from '../errors/errors.ts';
@@ -96,11 +96,30 @@ export async function renameTarget(filePath: string, newName: string): Promise<s
 
 /** Renames a track and its same-name .lrc together; refuses to overwrite anything. */
 export async function renameTrack(filePath: string, target: string): Promise<void> {
-  if (await exists(target)) throw conflict('TAGSONIC_ERR_FILES_NAME_TAKEN', `${path.basename(target)} already exists in this folder.`);
-  await rename(filePath, target);
+  await renameNoClobber(filePath, target);
   const lrc = lyricsPathFor(filePath);
   const lrcTarget = lyricsPathFor(target);
-  if ((await exists(lrc)) && !(await exists(lrcTarget))) await rename(lrc, lrcTarget);
+  if (await exists(lrc)) await renameNoClobber(lrc, lrcTarget).catch(() => undefined);
+}
+
+/**
+ * rename(2) replaces an existing target, so "check, then rename" could clobber a file created in between.
+ * link(2) refuses an existing target atomically; the old name is removed only once the new one exists.
+ * Filesystems without hard links (some network mounts) fall back to check-then-rename.
+ */
+async function renameNoClobber(from: string, to: string): Promise<void> {
+  const taken = () => conflict('TAGSONIC_ERR_FILES_NAME_TAKEN', `${path.basename(to)} already exists in this folder.`);
+  try {
+    await link(from, to);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw taken();
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EXDEV') throw e;
+    if (await exists(to)) throw taken();
+    await rename(from, to);
+    return;
+  }
+  await unlink(from);
 }
 
 export async function writeAtomically(file: string, data: Uint8Array): Promise<void> {
