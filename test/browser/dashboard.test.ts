@@ -391,10 +391,11 @@ describe('dashboard in chromium', { timeout: 120_000 }, () => {
     await notice('激活失败！').waitFor();
     await page.locator('#ts-activation-code').fill(code);
     await screenshot(page, '13-activation');
+    // Success shows its notice, then reloads the page (§4): wait for the reload from before the click.
+    const reloaded = page.waitForEvent('load', { timeout: 30_000 });
     await page.locator('.bp6-dialog button[type="submit"]').click();
     await notice('激活成功！').waitFor();
-    // Success reloads the page (§4).
-    await page.waitForEvent('load');
+    await reloaded;
     await expect.poll(() => page.getByTestId('role-badge').textContent(), { timeout: 20_000 }).toBe('V2');
     expect(await page.locator('.ts-tabs a').allTextContents()).toEqual(['首页', '操作台', '操作记录', '插件管理', '音乐库', '系统设置']);
     await page.getByTestId('role-badge').click();

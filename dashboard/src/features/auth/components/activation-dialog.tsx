@@ -24,8 +24,9 @@ export function ActivationDialog({ isOpen, onClose }: { isOpen: boolean; onClose
     setBusy(true);
     try {
       await activate(code.trim());
-      // The spec reloads the page after a successful activation, so every part sees the new edition.
-      setTimeout(() => window.location.reload(), 600);
+      // The spec reloads the page after a successful activation, so every part sees the new edition; the
+      // pause leaves the success notice on screen long enough to be read.
+      setTimeout(() => window.location.reload(), 1500);
     } catch {
       setBusy(false);
     }
