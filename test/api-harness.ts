@@ -11,7 +11,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '@tagsonic/core/config';
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
-import { openRuntime, type Runtime } from '@tagsonic/cli';
+import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
 import { generateLibrary, type LibraryManifest } from '@tagsonic/test/library';
 
 export const ADMIN_PASSWORD = 'api-admin-password';
@@ -41,19 +41,11 @@ export async function startHarness(options: { library?: boolean; env?: Record<st
     await cp(lib.root, path.join(rt.config.mediaDir, 'lib'), { recursive: true, filter: (src) => !path.basename(src).startsWith('.tagsonic-library') });
   }
   const worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2 });
-  const app = await buildApp({
-    config: rt.config,
-    secrets: rt.secrets,
-    store: rt.store,
-    bus: rt.bus,
-    roots: rt.roots,
-    users: rt.users,
-    tasks: rt.tasks,
-    journal: rt.journal,
+  const app = await buildApp(gatewayDeps(rt, {
     buildId: 'test',
     loginLimits: options.loginLimits,
     dashboardDir: options.dashboardDir ?? path.join(home, 'no-dashboard'),
-  });
+  }));
   await options.beforeReady?.(app);
   await app.ready();
   return {

@@ -16,7 +16,7 @@ import { loadConfig } from '@tagsonic/core/config';
 import { SubsonicCredentials } from '@tagsonic/core/users';
 import { buildApp } from '@tagsonic/gateway';
 import { validateResponse } from './subsonic-schemas.ts';
-import { openRuntime, type Runtime } from '@tagsonic/cli';
+import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
 import { Scanner } from '@tagsonic/workers/scanner';
 import { generateLibrary, GENERATOR_VERSION, type LibraryManifest } from '@tagsonic/test/library';
 
@@ -55,19 +55,10 @@ export async function startSubsonic(options: { listen?: boolean; scan?: boolean;
     const scanner = new Scanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus, readerThreads: 2 });
     await scanner.scan();
   }
-  const app = await buildApp({
-    config: rt.config,
-    secrets: rt.secrets,
-    store: rt.store,
-    bus: rt.bus,
-    roots: rt.roots,
-    users: rt.users,
-    tasks: rt.tasks,
-    journal: rt.journal,
-    library: rt.library,
+  const app = await buildApp(gatewayDeps(rt, {
     buildId: 'test',
     dashboardDir: path.join(home, 'no-dashboard'),
-  }, options.logLines ? { logger: { level: 'debug', stream: { write: (line: string) => void options.logLines!.push(line) } } } : {});
+  }), options.logLines ? { logger: { level: 'debug', stream: { write: (line: string) => void options.logLines!.push(line) } } } : {});
   let url = '';
   if (options.listen) url = await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();

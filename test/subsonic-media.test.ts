@@ -18,6 +18,7 @@ import { sniffImage } from '@tagsonic/core/tags';
 import type { TrackDoc } from '@tagsonic/core/library';
 import { Scanner } from '@tagsonic/workers/scanner';
 import { asAlice, fails, ok, rest, startSubsonic, xml, type SubsonicHarness } from './subsonic-harness.ts';
+import { gatewayDeps } from '@tagsonic/cli';
 import { validateResponse } from './subsonic-schemas.ts';
 
 const run = promisify(execFile);
@@ -284,20 +285,11 @@ describe('subsonic media retrieval', () => {
       await scanner.scan();
       await h.rt.library.catalog.sync();
       long = byRel('Unsorted/long tone.flac');
-      app = await buildApp({
-        config: h.rt.config,
-        secrets: h.rt.secrets,
-        store: h.rt.store,
-        bus: h.rt.bus,
-        roots: h.rt.roots,
-        users: h.rt.users,
-        tasks: h.rt.tasks,
-        journal: h.rt.journal,
-        library: h.rt.library,
+      app = await buildApp(gatewayDeps(h.rt, {
         buildId: 'test',
         dashboardDir: path.join(h.home, 'no-dashboard'),
         media: { maxConcurrent: 1, queueTimeoutMs: 0, settingsTtlMs: 0, coverCacheBytes: 12_000 },
-      });
+      }));
       await app.ready();
     }, 120_000);
     afterAll(async () => {

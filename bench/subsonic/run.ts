@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '@tagsonic/core/config';
 import { SubsonicCredentials } from '@tagsonic/core/users';
 import { buildApp } from '@tagsonic/gateway';
-import { openRuntime } from '@tagsonic/cli';
+import { gatewayDeps, openRuntime } from '@tagsonic/cli';
 import { generateLibrary, MANIFEST_FILE } from '@tagsonic/test/library';
 import { Scanner } from '@tagsonic/workers/scanner';
 
@@ -102,19 +102,10 @@ async function startTagsonic(): Promise<Server & { scanMs: number; tracks: numbe
   const scanner = new Scanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus });
   const scan = await scanner.scan();
   const scanMs = performance.now() - t;
-  const app = await buildApp({
-    config: rt.config,
-    secrets: rt.secrets,
-    store: rt.store,
-    bus: rt.bus,
-    roots: rt.roots,
-    users: rt.users,
-    tasks: rt.tasks,
-    journal: rt.journal,
-    library: rt.library,
+  const app = await buildApp(gatewayDeps(rt, {
     buildId: 'bench',
     dashboardDir: path.join(home, 'no-dashboard'),
-  });
+  }));
   const base = await app.listen({ port: await freePort(), host: '127.0.0.1' });
   return {
     name: 'tagsonic',

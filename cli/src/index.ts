@@ -1,1 +1,1 @@
-export { openRuntime, type Runtime } from './runtime.ts';
+export { gatewayDeps, openRuntime, type Runtime } from './runtime.ts';

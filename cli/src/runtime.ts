@@ -8,6 +8,7 @@ import { Users } from '@tagsonic/core/users';
 import { Tasks } from '@tagsonic/core/tasks';
 import { createTagJournal, type TagJournal } from '@tagsonic/core/tags';
 import { openLibrary, type Library } from '@tagsonic/core/library';
+import type { GatewayDeps } from '@tagsonic/gateway';
 import { connectNatsBus } from './drivers/nats-bus.ts';
 
 /** The wired parts of one process, in either mode. */
@@ -61,5 +62,22 @@ export async function openRuntime(config: Config = loadConfig()): Promise<Runtim
       await bus.close();
       await store.close();
     },
+  };
+}
+
+/** The gateway's dependencies from a runtime (one place maps them); `overrides` adds or replaces options. */
+export function gatewayDeps(rt: Runtime, overrides: Partial<GatewayDeps> = {}): GatewayDeps {
+  return {
+    config: rt.config,
+    secrets: rt.secrets,
+    store: rt.store,
+    bus: rt.bus,
+    roots: rt.roots,
+    users: rt.users,
+    tasks: rt.tasks,
+    journal: rt.journal,
+    library: rt.library,
+    buildId: rt.buildId,
+    ...overrides,
   };
 }

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from '@tagsonic/core/config';
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
-import { openRuntime, type Runtime } from '@tagsonic/cli';
+import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
 import type { FastifyInstance } from 'fastify';
 import { makeAudio, probeTags, waitFor } from '../support/audio.ts';
 import { startNatsServer } from '../support/nats-server.ts';
@@ -36,7 +36,7 @@ async function setUp(env: Record<string, string>, inProcessWorker: boolean): Pro
   const worker = inProcessWorker
     ? await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2 })
     : undefined;
-  const app = await buildApp({ config: rt.config, secrets: rt.secrets, store: rt.store, bus: rt.bus, roots: rt.roots, users: rt.users, tasks: rt.tasks, buildId: 'test' });
+  const app = await buildApp(gatewayDeps(rt, { buildId: 'test' }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {

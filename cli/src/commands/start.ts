@@ -3,7 +3,7 @@ import { startWorker } from '@tagsonic/workers';
 import { LibraryWatcher, Scanner, WATCH_SCHEDULE } from '@tagsonic/workers/scanner';
 import cron from 'node-cron';
 import { SubsonicCredentials } from '@tagsonic/core/users';
-import { openRuntime } from '../runtime.ts';
+import { gatewayDeps, openRuntime } from '../runtime.ts';
 
 export interface StartOptions {
   /** Run the HTTP gateway in this process. */
@@ -64,7 +64,7 @@ export async function start(options: StartOptions): Promise<void> {
   }
   if (options.gateway) {
     const app = await buildApp(
-      { config, secrets: rt.secrets, store: rt.store, bus: rt.bus, roots: rt.roots, users: rt.users, tasks: rt.tasks, journal: rt.journal, library: rt.library, buildId: rt.buildId },
+      gatewayDeps(rt),
       { logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] } },
     );
     await app.listen({ port: config.port, host: config.host });
