@@ -32,7 +32,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   subs.push(
     await deps.bus.consume(SUBJECTS.tagsWrite, tagsWriteHandler({ ...deps, writers }), {
       durable: 'tags-write',
-      concurrency: deps.concurrency,
+      // Enough commands in flight to keep every writer thread busy while this thread journals and renames.
+      concurrency: Math.max(deps.concurrency, writers.capacity * 2),
       ackWaitMs: 60_000,
       maxDeliver: 5,
       onDeadLetter: (letter) => deps.tasks.deadLetter(letter),

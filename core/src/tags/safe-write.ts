@@ -5,7 +5,8 @@
  *   the audio payload is byte-for-byte unchanged → journal the write as pending → atomic rename over
  *   the original → fsync the folder → commit the journal entry.
  * The parsing, rendering and verifying (write-steps.ts) run on the calling thread or on a writer thread
- * (writer-pool.ts); the fsyncs, the journal and the rename always run on the calling thread.
+ * (writer-pool.ts), which also fsyncs the temp file; the journal, the rename and the folder's fsync always
+ * run on the calling thread.
  * Any failure before the rename removes the temp file and leaves the original byte-for-byte untouched.
  *
  * File metadata policy: the new file gets the original's permission bits and (when the process may)
@@ -110,7 +111,7 @@ async function writeOnce(
   const tempPath = tempPathFor(target, writeId);
   let prepared: Prepared;
   try {
-    prepared = await steps.prepare({ writeId, target, filePath, tempPath, edit });
+    prepared = await steps.prepare({ writeId, target, filePath, tempPath, edit, syncAndVerify: !options.afterTempWritten });
   } catch (err) {
     await rm(tempPath, { force: true }).catch(() => undefined);
     throw isTagsonicError(err) ? err : fsErrorOrInternal(err, filePath);
@@ -124,10 +125,13 @@ async function writeOnce(
   let begun = false;
   let renamed = false;
   try {
-    await fsyncFile(tempPath);
-    await options.afterTempWritten?.(tempPath);
-    verifying = true;
-    const after = await steps.verify({ writeId, tempPath, filePath, target });
+    let after = prepared.after;
+    if (!after) {
+      await fsyncFile(tempPath);
+      await options.afterTempWritten?.(tempPath);
+      verifying = true;
+      after = await steps.verify({ writeId, tempPath, filePath, target });
+    }
 
     // Undo must be able to restore both pictures exactly, so they are stored before the entry exists.
     if (artworkChanged) {
@@ -162,7 +166,7 @@ async function writeOnce(
     await context.journal.commit(writeId);
     return { writeId, path: filePath, before, after, changed, artworkChanged };
   } catch (err) {
-    if (!verifying) steps.release(writeId);
+    if (!verifying && !prepared.after) steps.release(writeId);
     if (!renamed) {
       await rm(tempPath, { force: true }).catch(() => undefined);
       if (begun) await context.journal.fail(writeId, err instanceof Error ? err.message : String(err)).catch(() => undefined);

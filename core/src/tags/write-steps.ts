@@ -1,12 +1,13 @@
 /**
  * The CPU-heavy half of a safe write, runnable on the calling thread or on a writer thread: read and
- * parse the original, render the new bytes into the temp sibling (`prepareTempWrite`), and later re-read
- * that temp file from disk and check its tags and audio payload (`verifyTempWrite`). Between the two the
- * calling thread fsyncs the temp file; after them it journals, renames and fsyncs the folder
- * (safe-write.ts). What `verifyTempWrite` compares against stays in the thread that prepared the write,
- * so the original's bytes never cross threads.
+ * parse the original, render the new bytes into the temp sibling (`prepare`), fsync it, and re-read that
+ * temp file from disk and check its tags and audio payload (`verify`) — in one step, or in two with the
+ * caller's fsync between them when it must act there. After them the calling thread journals, renames
+ * and fsyncs the folder (safe-write.ts). What `verify` compares against stays in the thread that
+ * prepared the write, so the original's bytes never cross threads.
  */
-import { closeSync, fchmodSync, fchownSync, fstatSync, ftruncateSync, openSync, readSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, fchmodSync, fchownSync, fstatSync, fsync, ftruncateSync, open as openCallback, openSync, readSync, writeSync, type Stats } from 'node:fs';
+import { promisify } from 'node:util';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { isTagsonicError } from '../errors/index.ts';
@@ -32,6 +33,12 @@ export interface PrepareRequest {
   filePath: string;
   tempPath: string;
   edit: NormalizedEdit;
+  /**
+   * Sync the temp file and verify it in the same step (one round trip instead of two, and no second
+   * open of the temp file by the caller). The caller asks for the two steps separately only when it
+   * must act between them (`SafeWriteOptions.afterTempWritten`).
+   */
+  syncAndVerify?: boolean;
 }
 
 /** The original as it was read: the calling thread refuses the rename if it no longer matches. */
@@ -52,6 +59,8 @@ export type Prepared =
       artworkChanged: boolean;
       /** The cover being replaced, so the journal can store it for undo; only set when the cover changes. */
       replacedPicture: Uint8Array | null;
+      /** Set when `syncAndVerify` was asked: the temp file is synced and this is what it was verified to hold. */
+      after?: TagSnapshot;
     };
 
 export interface VerifyRequest {
@@ -71,10 +80,15 @@ interface Held {
 
 /**
  * How the steps touch files. The calling thread uses promises so its event loop never blocks; a writer
- * thread uses blocking calls, which cost a fraction of the CPU (no thread-pool hop, no promise per call)
- * and only hold up that thread's own other writes.
+ * thread reads and writes with blocking calls, which cost a fraction of the CPU (no thread-pool hop, no
+ * promise per call) and only hold up that thread's own other writes. Creating the temp file and syncing
+ * it stay asynchronous there too: they wait on the filesystem journal (another write's fsync), often for
+ * longer than the whole CPU work of a write, and the thread gets on with its other writes meanwhile.
  */
 export type StepIo = 'async' | 'blocking';
+
+const openFd = promisify(openCallback);
+const fsyncFd = promisify(fsync);
 
 /** One per thread that runs write steps (the calling thread, or each writer thread). */
 export class WriteSteps {
@@ -91,7 +105,7 @@ export class WriteSteps {
    * is not synced: the caller does that before verifying. On failure the caller removes the temp file.
    */
   async prepare(req: PrepareRequest): Promise<Prepared> {
-    const { writeId, target, filePath, tempPath, edit } = req;
+    const { writeId, target, filePath, tempPath, edit, syncAndVerify = false } = req;
     const { original, st } = await readOriginal(target, filePath, this.#io);
     const inspection = await inspectBuffer(original, target);
     const before = inspection.tags;
@@ -106,12 +120,13 @@ export class WriteSteps {
 
     try {
       const render = () => renderEdit(original, plan, tempPath);
-      if (this.#io === 'blocking') await writeTempBlocking(tempPath, render, st);
-      else await writeTemp(tempPath, render, st);
+      if (this.#io === 'blocking') await writeTempBlocking(tempPath, render, st, syncAndVerify);
+      else await writeTemp(tempPath, render, st, syncAndVerify);
     } catch (err) {
       throw isTagsonicError(err) ? err : fsErrorOrInternal(err, filePath);
     }
     this.#held.set(writeId, { format: inspection.format, expected, lenient, payloadBefore });
+    const after = syncAndVerify ? await this.verify({ writeId, tempPath, filePath, target }) : undefined;
     return {
       noop: false,
       st: { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs },
@@ -121,6 +136,7 @@ export class WriteSteps {
       artworkChanged,
       // A private copy: the picture may be a view into the original's bytes, which must not be sent whole.
       replacedPicture: artworkChanged && inspection.picture ? new Uint8Array(inspection.picture.data) : null,
+      ...(after ? { after } : {}),
     };
   }
 
@@ -166,10 +182,10 @@ export class WriteSteps {
 
 /**
  * Creates `tempPath` exclusively (never following or reusing something already sitting at the temp
- * name) and writes the rendered bytes with the original's mode and, when permitted, owner. Not synced:
- * the calling thread does that.
+ * name) and writes the rendered bytes with the original's mode and, when permitted, owner. Synced
+ * when `sync` is set; otherwise the calling thread does that.
  */
-async function writeTemp(tempPath: string, render: () => Promise<Uint8Array>, st: Stats): Promise<void> {
+async function writeTemp(tempPath: string, render: () => Promise<Uint8Array>, st: Stats, sync: boolean): Promise<void> {
   const fh = await open(tempPath, 'wx', 0o600);
   try {
     const bytes = await render();
@@ -180,13 +196,14 @@ async function writeTemp(tempPath: string, render: () => Promise<Uint8Array>, st
     await fh.chown(st.uid, st.gid).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'EPERM') throw err;
     });
+    if (sync) await fh.sync();
   } finally {
     await fh.close();
   }
 }
 
-async function writeTempBlocking(tempPath: string, render: () => Promise<Uint8Array>, st: Stats): Promise<void> {
-  const fd = openSync(tempPath, 'wx', 0o600);
+async function writeTempBlocking(tempPath: string, render: () => Promise<Uint8Array>, st: Stats, sync: boolean): Promise<void> {
+  const fd = await openFd(tempPath, 'wx', 0o600);
   try {
     const bytes = await render();
     for (let n = 0; n < bytes.length; ) n += writeSync(fd, bytes, n, bytes.length - n, n);
@@ -197,6 +214,7 @@ async function writeTempBlocking(tempPath: string, render: () => Promise<Uint8Ar
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
     }
+    if (sync) await fsyncFd(fd);
   } finally {
     closeSync(fd);
   }

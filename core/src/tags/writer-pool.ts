@@ -17,7 +17,7 @@ import { TAG_ERRORS, unavailable } from './errors.ts';
 export interface TagWriterPoolOptions {
   /** Threads to start; defaults to the number of cores. */
   threads?: number;
-  /** Writes one thread works on at once (their I/O overlaps); default 4. */
+  /** Writes one thread works on at once (their I/O and fsync waits overlap its CPU work); default 8. */
   inFlightPerThread?: number;
   /** How long one step (prepare or verify) of one write may take before its thread is replaced; default 120 s. */
   stepTimeoutMs?: number;
@@ -30,6 +30,8 @@ export interface TagWriterPoolWriteOptions extends SafeWriteOptions {
 
 export interface TagWriterPool {
   readonly threads: number;
+  /** Writes the threads work on at once; more wait their turn. */
+  readonly capacity: number;
   /** `safeWriteTags` with the CPU-heavy steps on a writer thread: same protocol, result and errors. */
   write(filePath: string, edit: TagEdit, context: WriteContext, options?: TagWriterPoolWriteOptions): Promise<WriteResult>;
   /** Refuses new writes, finishes every write already asked for, then stops the threads. */
@@ -57,7 +59,7 @@ const DEFAULT_STEP_TIMEOUT_MS = 120_000;
 
 export function createTagWriterPool(options: TagWriterPoolOptions = {}): TagWriterPool {
   const threads = Math.max(1, options.threads ?? availableParallelism());
-  const perThread = Math.max(1, options.inFlightPerThread ?? 4);
+  const perThread = Math.max(1, options.inFlightPerThread ?? 8);
   const stepTimeoutMs = options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
   const slots: Slot[] = [];
   /** Writes waiting for room on a thread. */
@@ -157,9 +159,12 @@ export function createTagWriterPool(options: TagWriterPoolOptions = {}): TagWrit
       slot.writes.add(req.writeId);
       owner.set(req.writeId, slot);
       try {
-        const reply = unwrap(await send(slot, { id: nextId++, op: 'prepare', req, fault: fault?.step === 'prepare' ? fault.fault : undefined }, req.filePath), req.filePath);
+        // A fault injected into verify needs verify as a step of its own.
+        const request = fault?.step === 'verify' ? { ...req, syncAndVerify: false } : req;
+        const reply = unwrap(await send(slot, { id: nextId++, op: 'prepare', req: request, fault: fault?.step === 'prepare' ? fault.fault : undefined }, req.filePath), req.filePath);
         const prepared = (reply as { prepared: Prepared }).prepared;
-        if (prepared.noop) finish(req.writeId);
+        // A no-op, or a write verified in the same step: the thread holds nothing for it any more.
+        if (prepared.noop || prepared.after) finish(req.writeId);
         return prepared;
       } catch (err) {
         finish(req.writeId);
@@ -187,6 +192,7 @@ export function createTagWriterPool(options: TagWriterPoolOptions = {}): TagWrit
 
   return {
     threads,
+    capacity: threads * perThread,
     async write(filePath, edit, context, writeOptions = {}) {
       if (closed) throw unavailable(TAG_ERRORS.POOL_CLOSED, 'The tag writer pool is closed.');
       active++;
