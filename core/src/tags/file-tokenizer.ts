@@ -3,22 +3,90 @@
  * parsed. music-metadata asks for many small pieces (frame headers, atom headers, tag fields); strtok3's
  * own file tokenizer turns each into a separate `read()` system call and promise, which cost more CPU
  * than the parsing itself. Big reads (covers, long tags) go straight to the file.
+ *
+ * How the file is reached is a `FileAccess`: promises on a thread that must never block (`openAsync`),
+ * or, on a reader thread, blocking open/stat/close — the inode is cached by then (the scan's walk has
+ * just stat'ed it), so they take microseconds, while a promise and a thread-pool hop each cost tens — and
+ * reads that stay asynchronous, so the disk works on several files while the thread parses (`openForReader`).
  */
-import type { FileHandle } from 'node:fs/promises';
-import { EndOfStreamError, FileTokenizer, type IReadChunkOptions } from 'strtok3';
+import { closeSync, constants, fstatSync, openSync, read as readCallback } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { AbstractTokenizer, EndOfStreamError, type IReadChunkOptions } from 'strtok3';
 
 const BLOCK = 64 * 1024;
 const DIRECT = 4 * BLOCK;
 /** Upper bound on what one parse keeps in memory. */
 const MAX_BLOCKS = 64;
 
-export class BlockFileTokenizer extends FileTokenizer {
-  readonly #file: FileHandle;
+/** An open regular file. */
+export interface FileAccess {
+  readonly size: number;
+  /** Like `read(2)` at a position: fewer bytes than asked only at the end of the file. */
+  readAt(target: Uint8Array, offset: number, length: number, position: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The file is not a regular file (a folder, a FIFO…); it has been closed again. */
+export class NotRegularFile extends Error {}
+
+// O_NONBLOCK: opening a FIFO named like a song must not wait for a writer.
+const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+export async function openAsync(path: string): Promise<FileAccess> {
+  const file = await open(path, FLAGS);
+  try {
+    const st = await file.stat();
+    if (!st.isFile()) throw new NotRegularFile(path);
+    return {
+      size: st.size,
+      readAt: async (target, offset, length, position) => (await file.read(target, offset, length, position)).bytesRead,
+      close: () => file.close(),
+    };
+  } catch (err) {
+    await file.close();
+    throw err;
+  }
+}
+
+export async function openForReader(path: string): Promise<FileAccess> {
+  const fd = openSync(path, FLAGS);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new NotRegularFile(path);
+    let closed = false;
+    return {
+      size: st.size,
+      readAt: (target, offset, length, position) =>
+        new Promise((resolve, reject) => readCallback(fd, target, offset, length, position, (err, n) => (err ? reject(err) : resolve(n)))),
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        closeSync(fd);
+      },
+    };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+export class BlockFileTokenizer extends AbstractTokenizer {
+  readonly fileInfo: { size: number; path: string };
+  readonly #file: FileAccess;
   readonly #blocks = new Map<number, Uint8Array>();
 
-  constructor(file: FileHandle, size: number, path: string) {
-    super(file, { fileInfo: { size, path } });
+  constructor(file: FileAccess, path: string) {
+    super({});
     this.#file = file;
+    this.fileInfo = { size: file.size, path };
+  }
+
+  override supportsRandomAccess(): boolean {
+    return true;
+  }
+
+  setPosition(position: number): void {
+    this.position = position;
   }
 
   override async readBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
@@ -37,6 +105,11 @@ export class BlockFileTokenizer extends FileTokenizer {
     return n;
   }
 
+  override async closeOnce(): Promise<void> {
+    await this.#file.close();
+    await super.closeOnce();
+  }
+
   async #copy(target: Uint8Array, position: number, length: number): Promise<number> {
     const end = Math.min(position + length, this.fileInfo.size);
     if (end <= position) return 0;
@@ -45,7 +118,7 @@ export class BlockFileTokenizer extends FileTokenizer {
     while (position + n < end) {
       const at = position + n;
       const index = Math.floor(at / BLOCK);
-      const block = await this.#block(index);
+      const block = this.#blocks.get(index) ?? (await this.#block(index));
       const offset = at - index * BLOCK;
       const take = Math.min(block.length - offset, end - at);
       if (take <= 0) break;
@@ -56,8 +129,6 @@ export class BlockFileTokenizer extends FileTokenizer {
   }
 
   async #block(index: number): Promise<Uint8Array> {
-    const cached = this.#blocks.get(index);
-    if (cached) return cached;
     if (this.#blocks.size >= MAX_BLOCKS) this.#blocks.clear();
     const buffer = new Uint8Array(Math.min(BLOCK, this.fileInfo.size - index * BLOCK));
     const got = await this.#readAt(buffer, 0, buffer.length, index * BLOCK);
@@ -69,9 +140,9 @@ export class BlockFileTokenizer extends FileTokenizer {
   async #readAt(target: Uint8Array, offset: number, length: number, position: number): Promise<number> {
     let n = 0;
     while (n < length) {
-      const { bytesRead } = await this.#file.read(target, offset + n, length - n, position + n);
-      if (bytesRead === 0) break;
-      n += bytesRead;
+      const got = await this.#file.readAt(target, offset + n, length - n, position + n);
+      if (got === 0) break;
+      n += got;
     }
     return n;
   }

@@ -7,8 +7,6 @@
  * the journal, undo conflict checks and change detection rely on. Only the bytes are dropped unless
  * `{ artwork: true }` is asked. The bench shows what that costs (bench/tags).
  */
-import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
 import {
   CouldNotDetermineFileTypeError,
   UnsupportedFileTypeError,
@@ -24,7 +22,7 @@ import { familyOfNativeType, formatOf, isLossless, profileOf, type TagFamily } f
 import { ALBUM_TYPE_JOINER, MULTI_VALUE_JOINER, NUMERIC_FIELDS, TAG_MAPPING, parseNumberPair, usesNumberPair, type MappedKey } from './mapping.ts';
 import { artworkInfo } from './image-info.ts';
 import { TAG_ERRORS, TagsonicError, fsError, invalid, unsupported } from './errors.ts';
-import { BlockFileTokenizer } from './file-tokenizer.ts';
+import { BlockFileTokenizer, NotRegularFile, openAsync, openForReader, type FileAccess } from './file-tokenizer.ts';
 import { isOggVorbisOrOpus, oggPictures, type ReadAt } from './ogg-pictures.ts';
 
 /** Parsing gives up after this long: music-metadata has had hangs on hostile ASF/MP4 files (NOTES.md). */
@@ -32,6 +30,8 @@ export const DEFAULT_READ_TIMEOUT_MS = 20_000;
 
 export interface ReadTagsOptions extends ReadOptions {
   timeoutMs?: number;
+  /** Default 'async'; the reader pool's threads use 'reader-thread'. */
+  opening?: FileOpening;
 }
 
 /** Everything one parse tells us; the safe-write path needs the family and the picture bytes too. */
@@ -51,7 +51,7 @@ export interface Inspection {
 }
 
 export async function readTags(path: string, options: ReadTagsOptions = {}): Promise<ReadResult> {
-  const inspection = await inspectFile(path, options.timeoutMs);
+  const inspection = await inspectFile(path, options.timeoutMs, options.opening);
   return toReadResult(inspection, options.artwork === true);
 }
 
@@ -71,25 +71,26 @@ function toArtwork(picture: IPicture): Artwork {
   return { mime: info.mime, data: picture.data };
 }
 
-export async function inspectFile(path: string, timeoutMs = DEFAULT_READ_TIMEOUT_MS): Promise<Inspection> {
-  let file: FileHandle;
-  let size: number;
+/**
+ * How `inspectFile` opens the file: with promises only (any thread), or the reader-thread way
+ * (file-tokenizer.ts: blocking open and stat, asynchronous reads).
+ */
+export type FileOpening = 'async' | 'reader-thread';
+
+export async function inspectFile(path: string, timeoutMs = DEFAULT_READ_TIMEOUT_MS, opening: FileOpening = 'async'): Promise<Inspection> {
+  let file: FileAccess;
   try {
-    // O_NONBLOCK: opening a FIFO named like a song must not wait for a writer.
-    file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    file = await (opening === 'reader-thread' ? openForReader(path) : openAsync(path));
   } catch (err) {
+    if (err instanceof NotRegularFile) throw invalid(TAG_ERRORS.NOT_A_FILE, `${path} is not a regular file.`, { path });
     throw fsError(err, path);
   }
-  try {
-    const st = await file.stat();
-    if (!st.isFile()) throw invalid(TAG_ERRORS.NOT_A_FILE, `${path} is not a regular file.`, { path });
-    size = st.size;
-    if (size === 0) throw invalid(TAG_ERRORS.EMPTY_FILE, `${path} is empty (0 bytes): there is no audio to read.`, { path });
-  } catch (err) {
+  const size = file.size;
+  if (size === 0) {
     await file.close();
-    throw err;
+    throw invalid(TAG_ERRORS.EMPTY_FILE, `${path} is empty (0 bytes): there is no audio to read.`, { path });
   }
-  const tokenizer = new BlockFileTokenizer(file, size, path);
+  const tokenizer = new BlockFileTokenizer(file, path);
   const readAt: ReadAt = async (position, length) => {
     const wanted = Math.max(0, Math.min(length, size - position));
     const buffer = new Uint8Array(wanted);

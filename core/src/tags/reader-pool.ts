@@ -8,14 +8,14 @@ import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { TagsonicError } from '../errors/index.ts';
 import type { ReadOptions, ReadResult } from './model.ts';
-import type { ReadReply, ReadRequest } from './reader-worker.ts';
+import type { ReadBatch, ReadReply, ReadRequest, ReplyBatch } from './reader-worker.ts';
 import { DEFAULT_READ_TIMEOUT_MS } from './read.ts';
 import { TAG_ERRORS, invalid, unavailable } from './errors.ts';
 
 export interface TagReaderPoolOptions {
   /** Threads to start; defaults to the number of cores. */
   threads?: number;
-  /** Files parsed at once by one thread (their I/O overlaps); default 8. */
+  /** Files parsed at once by one thread (their I/O overlaps); default 16. */
   inFlightPerThread?: number;
   timeoutMs?: number;
 }
@@ -46,10 +46,12 @@ const WORKER_URL = new URL('./reader-worker.ts', import.meta.url);
 
 export function createTagReaderPool(options: TagReaderPoolOptions = {}): TagReaderPool {
   const threads = Math.max(1, options.threads ?? availableParallelism());
-  const perThread = Math.max(1, options.inFlightPerThread ?? 8);
+  const perThread = Math.max(1, options.inFlightPerThread ?? 32);
+  /** A thread gets more work once it is down to this many files, then a batch filling it up again. */
+  const refillAt = Math.floor(perThread / 2);
   const timeoutMs = options.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
   const slots: Slot[] = [];
-  const queue: Job[] = [];
+  const queue = new JobQueue();
   let nextId = 1;
   let closed = false;
   /** Set once the threads are being stopped; until then a dead thread is always replaced. */
@@ -59,7 +61,10 @@ export function createTagReaderPool(options: TagReaderPoolOptions = {}): TagRead
   const spawn = (): Slot => {
     // execArgv: [] — the parent's flags (e.g. --no-node-snapshot) are not all valid in a worker.
     const slot: Slot = { worker: new Worker(WORKER_URL, { execArgv: [] }), jobs: new Map() };
-    slot.worker.on('message', (reply: ReadReply) => settle(slot, reply));
+    slot.worker.on('message', (batch: ReplyBatch) => {
+      for (const reply of batch.replies) settle(slot, reply);
+      pump();
+    });
     slot.worker.on('error', (err) => replace(slot, err));
     slot.worker.on('exit', (code) => {
       if (!terminated && slots.includes(slot)) replace(slot, new Error(`reader thread exited with code ${code}`));
@@ -72,15 +77,31 @@ export function createTagReaderPool(options: TagReaderPoolOptions = {}): TagRead
   const pump = () => {
     while (queue.length > 0) {
       let best: Slot | undefined;
-      for (const s of slots) if (s.jobs.size < perThread && (!best || s.jobs.size < best.jobs.size)) best = s;
-      if (!best) return;
-      const job = queue.shift()!;
+      for (const s of slots) if (s.jobs.size <= refillAt && (!best || s.jobs.size < best.jobs.size)) best = s;
+      if (!best) break;
       if (best.jobs.size === 0) best.worker.ref();
-      best.jobs.set(job.id, job);
-      job.timer = setTimeout(() => timedOut(best!, job), timeoutMs + 1000);
-      best.worker.postMessage({ id: job.id, path: job.path, artwork: job.artwork, timeoutMs } satisfies ReadRequest);
+      const requests: ReadRequest[] = [];
+      while (queue.length > 0 && best.jobs.size < perThread) {
+        const job = queue.take()!;
+        const slot = best;
+        best.jobs.set(job.id, job);
+        job.timer = setTimeout(() => timedOut(slot, job), timeoutMs + 1000);
+        requests.push({ id: job.id, path: job.path, artwork: job.artwork, timeoutMs });
+      }
+      best.worker.postMessage({ requests } satisfies ReadBatch);
     }
     if (closed && drained && queue.length === 0 && slots.every((s) => s.jobs.size === 0)) drained();
+  };
+
+  /** Reads asked for in one go (a scan asks for thousands) leave in full batches, not one by one. */
+  let pumpScheduled = false;
+  const pumpSoon = () => {
+    if (pumpScheduled) return;
+    pumpScheduled = true;
+    queueMicrotask(() => {
+      pumpScheduled = false;
+      pump();
+    });
   };
 
   const settle = (slot: Slot, reply: ReadReply) => {
@@ -98,7 +119,6 @@ export function createTagReaderPool(options: TagReaderPoolOptions = {}): TagRead
           : new TagsonicError('internal', TAG_ERRORS.UNREADABLE, `Reading ${job.path} failed: ${e.message}`, { details: { path: job.path } }),
       );
     }
-    pump();
   };
 
   const timedOut = (slot: Slot, job: Job) => {
@@ -118,7 +138,7 @@ export function createTagReaderPool(options: TagReaderPoolOptions = {}): TagRead
       if (job.attempts >= 2) job.reject(unavailable(TAG_ERRORS.ENGINE_UNAVAILABLE, `The reader thread reading ${job.path} failed twice.`, err));
       else {
         job.attempts++;
-        queue.unshift(job);
+        queue.retry(job);
       }
     }
     slot.jobs.clear();
@@ -134,7 +154,7 @@ export function createTagReaderPool(options: TagReaderPoolOptions = {}): TagRead
       if (closed) return Promise.reject(unavailable(TAG_ERRORS.POOL_CLOSED, 'The tag reader pool is closed.'));
       return new Promise<ReadResult>((resolve, reject) => {
         queue.push({ id: nextId++, path, artwork: readOptions.artwork === true, attempts: 1, resolve, reject });
-        pump();
+        pumpSoon();
       });
     },
     async close() {
@@ -145,4 +165,36 @@ export function createTagReaderPool(options: TagReaderPoolOptions = {}): TagRead
       await Promise.all(slots.splice(0).map((s) => s.worker.terminate()));
     },
   };
+}
+
+/** First in, first out, without `Array.shift` (linear in the queue's length: a scan queues thousands). */
+class JobQueue {
+  #items: Job[] = [];
+  #head = 0;
+  readonly #retries: Job[] = [];
+
+  get length(): number {
+    return this.#items.length - this.#head + this.#retries.length;
+  }
+
+  push(job: Job): void {
+    this.#items.push(job);
+  }
+
+  /** Goes before everything else. */
+  retry(job: Job): void {
+    this.#retries.push(job);
+  }
+
+  take(): Job | undefined {
+    if (this.#retries.length > 0) return this.#retries.shift();
+    if (this.#head >= this.#items.length) return undefined;
+    const job = this.#items[this.#head]!;
+    this.#items[this.#head++] = undefined as unknown as Job;
+    if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#head = 0;
+    }
+    return job;
+  }
 }

@@ -1,8 +1,8 @@
 /**
- * One reader thread of the pool: parses files with `readTags` and answers on its port. Errors cross as
- * plain data and are rebuilt as TagsonicError on the other side.
+ * One reader thread of the pool: parses files with `readTags` and answers on its port, in batches.
+ * Errors cross as plain data and are rebuilt as TagsonicError on the other side.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, type MessagePort } from 'node:worker_threads';
 import { readTags } from './read.ts';
 import { isTagsonicError } from '../errors/index.ts';
 
@@ -17,22 +17,54 @@ export type ReadReply =
   | { id: number; ok: true; result: Awaited<ReturnType<typeof readTags>> }
   | { id: number; ok: false; error: { kind?: string; code?: string; message: string; details?: Record<string, unknown> } };
 
-const port = parentPort;
-if (!port) throw new Error('reader-worker.ts must run as a worker thread');
+/** Requests and replies travel in batches: one message per file cost more than parsing a small one. */
+export interface ReadBatch {
+  requests: ReadRequest[];
+}
 
-port.on('message', (req: ReadRequest) => {
-  readTags(req.path, { artwork: req.artwork, timeoutMs: req.timeoutMs }).then(
+export interface ReplyBatch {
+  replies: ReadReply[];
+}
+
+if (!parentPort) throw new Error('reader-worker.ts must run as a worker thread');
+const port: MessagePort = parentPort;
+
+let outbox: ReadReply[] = [];
+let transfer: ArrayBuffer[] = [];
+let flushScheduled = false;
+
+/** Sends every reply finished in this turn of the event loop as one message. */
+function send(reply: ReadReply, buffers: ArrayBuffer[] = []): void {
+  outbox.push(reply);
+  transfer.push(...buffers);
+  if (flushScheduled) return;
+  flushScheduled = true;
+  setImmediate(() => {
+    flushScheduled = false;
+    const replies = outbox;
+    const buffers = transfer;
+    outbox = [];
+    transfer = [];
+    port.postMessage({ replies } satisfies ReplyBatch, buffers);
+  });
+}
+
+function read(req: ReadRequest): void {
+  readTags(req.path, { artwork: req.artwork, timeoutMs: req.timeoutMs, opening: 'reader-thread' }).then(
     (result) => {
       // A private copy: music-metadata's bytes may be a view into a pooled buffer, which cannot move.
       if (result.artwork) result.artwork = { mime: result.artwork.mime, data: new Uint8Array(result.artwork.data) };
-      const transfer = result.artwork ? [result.artwork.data.buffer as ArrayBuffer] : [];
-      port.postMessage({ id: req.id, ok: true, result } satisfies ReadReply, transfer);
+      send({ id: req.id, ok: true, result }, result.artwork ? [result.artwork.data.buffer as ArrayBuffer] : []);
     },
     (err: unknown) => {
       const error = isTagsonicError(err)
         ? { kind: err.kind, code: err.code, message: err.message, details: err.details }
         : { message: err instanceof Error ? err.message : String(err) };
-      port.postMessage({ id: req.id, ok: false, error } satisfies ReadReply);
+      send({ id: req.id, ok: false, error });
     },
   );
+}
+
+port.on('message', (batch: ReadBatch) => {
+  for (const req of batch.requests) read(req);
 });
