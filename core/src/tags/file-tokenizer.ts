@@ -7,9 +7,9 @@
  * How the file is reached is a `FileAccess`: promises on a thread that must never block (`openAsync`),
  * or, on a reader thread, blocking open/stat/close — the inode is cached by then (the scan's walk has
  * just stat'ed it), so they take microseconds, while a promise and a thread-pool hop each cost tens — and
- * reads that stay asynchronous, so the disk works on several files while the thread parses (`openForReader`).
+ * reads that block or overlap depending on how fast the disk answers (`openForReader`).
  */
-import { closeSync, constants, fstatSync, openSync, read as readCallback } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, read as readCallback, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { AbstractTokenizer, EndOfStreamError, type IReadChunkOptions } from 'strtok3';
 
@@ -48,6 +48,28 @@ export async function openAsync(path: string): Promise<FileAccess> {
   }
 }
 
+/**
+ * How a reader thread reads: blocking reads while the page cache answers them (a read then costs a few
+ * microseconds, a promise and a thread-pool hop cost tens), overlapping asynchronous reads once blocking
+ * reads take long, which means the disk is doing the work and the thread should parse other files in the
+ * meantime. While overlapping, one read in `PROBE_EVERY` still blocks, to notice when the cache is back.
+ */
+const SLOW_READ_MS = 2;
+const PROBE_EVERY = 16;
+let blockingReadMs = 0;
+let reads = 0;
+
+function readWithLatency(fd: number, target: Uint8Array, offset: number, length: number, position: number): Promise<number> | number {
+  reads++;
+  if (blockingReadMs < SLOW_READ_MS || reads % PROBE_EVERY === 0) {
+    const started = performance.now();
+    const n = readSync(fd, target, offset, length, position);
+    blockingReadMs = blockingReadMs * 0.9 + (performance.now() - started) * 0.1;
+    return n;
+  }
+  return new Promise((resolve, reject) => readCallback(fd, target, offset, length, position, (err, n) => (err ? reject(err) : resolve(n))));
+}
+
 export async function openForReader(path: string): Promise<FileAccess> {
   const fd = openSync(path, FLAGS);
   try {
@@ -56,8 +78,7 @@ export async function openForReader(path: string): Promise<FileAccess> {
     let closed = false;
     return {
       size: st.size,
-      readAt: (target, offset, length, position) =>
-        new Promise((resolve, reject) => readCallback(fd, target, offset, length, position, (err, n) => (err ? reject(err) : resolve(n)))),
+      readAt: async (target, offset, length, position) => readWithLatency(fd, target, offset, length, position),
       close: async () => {
         if (closed) return;
         closed = true;

@@ -15,7 +15,7 @@ import { TAG_ERRORS, invalid, unavailable } from './errors.ts';
 export interface TagReaderPoolOptions {
   /** Threads to start; defaults to the number of cores. */
   threads?: number;
-  /** Files parsed at once by one thread (their I/O overlaps); default 16. */
+  /** Files parsed at once by one thread (their I/O overlaps when the disk is slow); default 32. */
   inFlightPerThread?: number;
   timeoutMs?: number;
 }
