@@ -43,14 +43,48 @@ export interface NowPlayingEntry {
 /** Now-playing entries outlive the track by this much, so a paused player does not vanish at once. */
 const NOW_PLAYING_GRACE_MS = 5 * 60_000;
 const MAX_QUEUE = 5000;
+/**
+ * Nearly every listing shows the caller's stars and ratings: one user's annotations of one item type
+ * are read together and kept this long (a store query per listing cost more than the listing). Writes
+ * through this object drop them at once; writes by another gateway of a distributed deployment show
+ * within this delay.
+ */
+const MARKS_TTL_MS = 2_000;
+const MAX_CACHED_MARKS = 256;
+
+interface CachedMarks {
+  at: number;
+  byItem: Promise<Map<string, AnnotationDoc>>;
+}
 
 export class Annotations {
   private readonly library: LibraryStore;
   private readonly catalog: Catalog;
+  private readonly marks = new Map<string, CachedMarks>();
 
   constructor(library: LibraryStore, catalog: Catalog) {
     this.library = library;
     this.catalog = catalog;
+  }
+
+  /** One user's annotations of one type, by item id (cached, see MARKS_TTL_MS). */
+  private marksOf(userId: string, itemType: ItemType): Promise<Map<string, AnnotationDoc>> {
+    const key = `${userId}:${itemType}`;
+    const now = Date.now();
+    const hit = this.marks.get(key);
+    if (hit && now - hit.at < MARKS_TTL_MS) return hit.byItem;
+    const byItem = this.library.annotations.find({ userId, itemType }).then((docs) => new Map(docs.map((d) => [d.itemId, d])));
+    if (this.marks.size >= MAX_CACHED_MARKS) this.marks.clear();
+    const entry = { at: now, byItem };
+    this.marks.set(key, entry);
+    byItem.catch(() => {
+      if (this.marks.get(key) === entry) this.marks.delete(key);
+    });
+    return byItem;
+  }
+
+  private changed(userId: string, itemType: ItemType): void {
+    this.marks.delete(`${userId}:${itemType}`);
   }
 
   /** The kind of a catalogue item, or a not-found error. */
@@ -83,6 +117,7 @@ export class Annotations {
       // Starring twice keeps the first time (so "starred" lists keep their order).
       const _id = annotationId(userId, type, id);
       const res = await this.library.annotations.updateOne({ _id, starred: null }, { $set: { starred: at, updatedAt: new Date() } });
+      this.changed(userId, type);
       if (res.matchedCount === 0 && !(await this.library.annotations.findOne({ _id }))) {
         await this.upsert(userId, type, id, { $set: { starred: at } });
       }
@@ -92,6 +127,7 @@ export class Annotations {
   async unstar(userId: string, targets: StarTargets): Promise<void> {
     for (const { type, id } of await this.targets(targets)) {
       await this.library.annotations.updateOne({ _id: annotationId(userId, type, id) }, { $set: { starred: null, updatedAt: new Date() } });
+      this.changed(userId, type);
     }
   }
 
@@ -113,6 +149,7 @@ export class Annotations {
       { ...update, $set: set, ...(Object.keys(onInsert).length ? { $setOnInsert: onInsert } : {}) },
       { upsert: true },
     );
+    this.changed(userId, type);
   }
 
   /**
@@ -168,8 +205,11 @@ export class Annotations {
   async forItems(userId: string | undefined, itemType: ItemType, ids: readonly string[]): Promise<Map<string, AnnotationDoc>> {
     const out = new Map<string, AnnotationDoc>();
     if (!userId || ids.length === 0) return out;
-    const docs = await this.library.annotations.find({ _id: { $in: ids.map((id) => annotationId(userId, itemType, id)) } });
-    for (const d of docs) out.set(d.itemId, d);
+    const all = await this.marksOf(userId, itemType);
+    for (const id of ids) {
+      const d = all.get(id);
+      if (d) out.set(id, d);
+    }
     return out;
   }
 

@@ -52,6 +52,24 @@ describe('SubsonicCredentials', () => {
     expect(await creds.verifySubsonicPassword('nobody', 'sesame')).toBeNull();
   });
 
+  it('keeps found passwords briefly, but changes made through it and passwords set elsewhere apply at once', async () => {
+    await creds.setPassword('alice', 'one');
+    expect(await creds.verifySubsonicPassword('alice', 'one')).not.toBeNull();
+    await creds.setPassword('alice', 'two');
+    expect(await creds.verifySubsonicPassword('alice', 'one')).toBeNull();
+    expect(await creds.verifySubsonicPassword('alice', 'two')).not.toBeNull();
+    await creds.clearPassword('alice');
+    expect(await creds.verifySubsonicPassword('alice', 'two')).toBeNull();
+    // Another instance (the CLI, another gateway) sets a password: a miss was not remembered.
+    expect(await creds.verifySubsonicPassword('Alice2', 'three')).toBeNull();
+    await new SubsonicCredentials(store, users, key).setPassword('Alice2', 'three');
+    expect(await creds.verifySubsonicPassword('Alice2', 'three')).not.toBeNull();
+    // A user deleted elsewhere in this process: forget() applies it at once.
+    await users.delete('Alice2');
+    creds.forget();
+    expect(await creds.verifySubsonicPassword('Alice2', 'three')).toBeNull();
+  });
+
   it('stores the password encrypted (AES-256-GCM), readable only with the install key', async () => {
     await creds.setPassword('alice', 'sesame-very-secret');
     const raw = JSON.stringify(await store.collection('users').findOne({ username: 'alice' }));

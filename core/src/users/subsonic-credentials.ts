@@ -42,12 +42,22 @@ const KEY_PREFIX = 'tsk_';
 const MAX_SUBSONIC_PASSWORD = 256;
 const API_KEY_NAME = /^[\p{L}\p{N} _.@:()-]{1,64}$/u;
 const AAD = Buffer.from('tagsonic subsonic password v1');
+/**
+ * Every Subsonic request authenticates; looking the account up and decrypting its password each time
+ * cost more than many requests themselves. Found passwords are kept this long (misses are not: a
+ * password just set elsewhere works at once). Changes made through this object apply at once; others (a
+ * user deleted, a password changed by the CLI or another gateway of a distributed deployment) apply
+ * within this delay.
+ */
+const LOOKUP_TTL_MS = 2_000;
+const MAX_LOOKUPS = 1_000;
 
 export class SubsonicCredentials {
   private readonly users: Users;
   private readonly accounts: Collection<UserDoc>;
   private readonly keys: Collection<ApiKeyDoc>;
   private readonly key: Buffer;
+  private readonly lookups = new Map<string, { at: number; found: { user: UserDoc; password: string } }>();
 
   constructor(store: Store, users: Users, subsonicKey: string) {
     const key = Buffer.from(subsonicKey, 'base64url');
@@ -72,11 +82,18 @@ export class SubsonicCredentials {
     }
     const user = await this.mustFind(username);
     await this.accounts.updateOne({ _id: user._id }, { $set: { subsonicPassword: this.seal(password), updatedAt: new Date() } });
+    this.lookups.delete(username);
   }
 
   async clearPassword(username: string): Promise<void> {
     const user = await this.mustFind(username);
     await this.accounts.updateOne({ _id: user._id }, { $set: { subsonicPassword: null, updatedAt: new Date() } });
+    this.lookups.delete(username);
+  }
+
+  /** Forgets every cached lookup (after users are changed or deleted elsewhere in this process). */
+  forget(): void {
+    this.lookups.clear();
   }
 
   async hasPassword(username: string): Promise<boolean> {
@@ -177,9 +194,15 @@ export class SubsonicCredentials {
   }
 
   private async plain(username: string): Promise<{ user: UserDoc; password: string } | null> {
+    const now = Date.now();
+    const hit = this.lookups.get(username);
+    if (hit && now - hit.at < LOOKUP_TTL_MS) return hit.found;
     const user = await this.users.findByName(username);
     if (!user || !isSealed(user.subsonicPassword)) return null;
-    return { user, password: this.open(user.subsonicPassword) };
+    const found = { user, password: this.open(user.subsonicPassword) };
+    if (this.lookups.size >= MAX_LOOKUPS) this.lookups.clear();
+    this.lookups.set(username, { at: now, found });
+    return found;
   }
 
   private seal(plain: string): EncryptedSecret {

@@ -48,12 +48,46 @@ export const newStats = (): ExecStats => ({
 
 export function compileFilter(filter: Filter): (doc: Doc) => boolean {
   if (Object.keys(filter).length === 0) return () => true;
+  const simple = simpleMatcher(filter);
+  if (simple) return simple;
   try {
     const q = new Query(filter, {});
     return (doc) => q.test(doc);
   } catch (e) {
     throw invalidQueryError(`Invalid filter: ${(e as Error).message}`, e);
   }
+}
+
+type Scalar = string | number | boolean;
+const isPlainScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v));
+
+/**
+ * Filters made only of top-level equalities and `$in` lists of strings, numbers and booleans (most
+ * of the filters repositories write) are matched here: building a mingo query costs more than many
+ * such lookups. Same semantics as MongoDB for these values: a field equals the value, or is an array
+ * with an element equal to it; values of another type never match. Anything else goes to mingo.
+ */
+function simpleMatcher(filter: Filter): ((doc: Doc) => boolean) | null {
+  const tests: Array<[string, readonly Scalar[]]> = [];
+  for (const [key, cond] of Object.entries(filter)) {
+    if (key.startsWith('$') || key.includes('.')) return null;
+    if (isPlainScalar(cond)) tests.push([key, [cond]]);
+    else if (cond && typeof cond === 'object' && !Array.isArray(cond) && Object.getPrototypeOf(cond) === Object.prototype) {
+      const ops = Object.keys(cond);
+      const arg = (cond as Record<string, unknown>)[ops[0]!];
+      if (ops.length !== 1) return null;
+      if (ops[0] === '$eq' && isPlainScalar(arg)) tests.push([key, [arg]]);
+      else if (ops[0] === '$in' && Array.isArray(arg) && arg.every(isPlainScalar)) tests.push([key, arg]);
+      else return null;
+    } else return null;
+  }
+  return (doc) => {
+    for (const [key, values] of tests) {
+      const v = doc[key];
+      if (Array.isArray(v) ? !v.some((x) => values.includes(x as Scalar)) : !values.includes(v as Scalar)) return false;
+    }
+    return true;
+  };
 }
 
 export function totalDocs(view: CollectionView): number {
