@@ -106,7 +106,23 @@ export const marksOf = (a: AnnotationDoc | undefined): UserMarks => {
 
 const idNames = (ids: readonly string[], names: readonly string[]): IdName[] => ids.map((id, i) => ({ id, name: names[i] ?? '' }));
 
+/**
+ * A song view built by `songView` carries the track document it was built from under this key (not
+ * enumerable: spreads and JSON leave it out). Everything in the view but the user's marks derives from
+ * that document, so a serializer may cache what it makes of the rest per document and revision.
+ */
+export const SONG_SOURCE: unique symbol = Symbol('tagsonic.songSource');
+
+/** The document a view came from, if `songView` built it and nothing copied it since. */
+export function songSource(view: SongView): TrackDoc | undefined {
+  return (view as SongView & { [SONG_SOURCE]?: TrackDoc })[SONG_SOURCE];
+}
+
 export function songView(t: TrackDoc, marks: UserMarks): SongView {
+  return Object.defineProperty(songFields(t, marks), SONG_SOURCE, { value: t });
+}
+
+function songFields(t: TrackDoc, marks: UserMarks): SongView {
   return {
     id: t._id,
     parent: t.folderId,

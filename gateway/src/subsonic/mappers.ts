@@ -3,8 +3,9 @@
  * artists through these, so a field is added or fixed in one place. OpenSubsonic fields we support
  * are always present (empty when unknown), as OpenSubsonic asks, so clients can tell they exist.
  */
-import type { AlbumView, ArtistView, IdName, SongView } from '@tagsonic/core/library';
+import { songSource, type AlbumView, type ArtistView, type IdName, type SongView } from '@tagsonic/core/library';
 import type { AlbumID3, ArtistID3, ArtistRef, Child, IndexArtist, ReplayGainBody } from './model.ts';
+import { markCachedSong } from './serialize.ts';
 
 const refs = (list: readonly IdName[]): ArtistRef[] => list.map((a) => ({ id: a.id, name: a.name }));
 
@@ -22,6 +23,12 @@ const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefin
 
 /** A song as a Subsonic `Child` (song lists, directories, playlists, queues, bookmarks, shares). */
 export function child(song: SongView): Child {
+  const out = songChild(song);
+  const source = songSource(song);
+  return source ? markCachedSong(out, source, source.rev) : out;
+}
+
+function songChild(song: SongView): Child {
   return {
     id: song.id,
     parent: song.parent,

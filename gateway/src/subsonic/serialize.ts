@@ -71,9 +71,69 @@ export function toXml(response: SubsonicResponse): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<subsonic-response${attrs.join('')}${body}`;
 }
 
+/**
+ * Song lists are most of what clients ask for, and `JSON.stringify` of 50 songs costs more than the
+ * rest of such a request. A song `Child` marked by `markCachedSong` is written from a cached JSON text
+ * of everything but the caller's own marks, kept per track document and library revision; the marks
+ * are appended. Anything unmarked (or copied from a marked song: the mark does not survive a spread)
+ * goes through `JSON.stringify` as usual.
+ */
+const CACHED_SONG: unique symbol = Symbol('tagsonic.cachedSong');
+/** The `Child` fields that depend on who asks; everything else depends on the track document only. */
+const USER_FIELDS = ['userRating', 'playCount', 'starred', 'played'] as const;
+
+interface SongText {
+  rev: unknown;
+  /** JSON of the song without the user fields and without the closing brace. */
+  head: string;
+}
+
+const songTexts = new WeakMap<object, SongText>();
+
+export function markCachedSong<T extends object>(song: T, source: object, rev: unknown): T {
+  return Object.defineProperty(song, CACHED_SONG, { value: { source, rev } });
+}
+
+function cachedSong(value: object): { source: object; rev: unknown } | undefined {
+  return (value as { [CACHED_SONG]?: { source: object; rev: unknown } })[CACHED_SONG];
+}
+
+function songJson(song: Record<string, unknown>, mark: { source: object; rev: unknown }): string {
+  let text = songTexts.get(mark.source);
+  if (!text || text.rev !== mark.rev) {
+    const rest: Record<string, unknown> = { ...song };
+    for (const key of USER_FIELDS) delete rest[key];
+    text = { rev: mark.rev, head: JSON.stringify(rest).slice(0, -1) };
+    songTexts.set(mark.source, text);
+  }
+  let out = text.head;
+  for (const key of USER_FIELDS) {
+    const v = song[key];
+    if (v !== undefined) out += `,"${key}":${JSON.stringify(v)}`;
+  }
+  return `${out}}`;
+}
+
+/** JSON text of a value, like `JSON.stringify`, using the song cache inside objects and arrays. */
+function jsonOf(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || value instanceof Date) return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    if (!value.some((v) => v !== null && typeof v === 'object' && cachedSong(v))) return JSON.stringify(value);
+    return `[${value.map((v) => jsonOf(v) ?? 'null').join(',')}]`;
+  }
+  const mark = cachedSong(value);
+  if (mark) return songJson(value as Record<string, unknown>, mark);
+  const parts: string[] = [];
+  for (const [key, v] of Object.entries(value)) {
+    const text = typeof v === 'function' || typeof v === 'symbol' ? undefined : jsonOf(v);
+    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
 export function toJson(response: SubsonicResponse): string {
   // Dates serialise through Date#toJSON (ISO 8601); lone surrogates are escaped by JSON.stringify.
-  return JSON.stringify({ 'subsonic-response': response });
+  return `{"subsonic-response":${jsonOf(response)}}`;
 }
 
 /** A JSONP callback must be a plain (dotted) JavaScript name: anything else could inject script. */

@@ -1,0 +1,67 @@
+/**
+ * JSON responses written with the song cache (serialize.ts) hold exactly what JSON.stringify writes
+ * (a song's own marks come last in its object), whoever asks, and a song's cached text follows its
+ * document's revision.
+ */
+import { describe, expect, it } from 'vitest';
+import { markCachedSong, toJson } from './serialize.ts';
+import type { SubsonicResponse } from './model.ts';
+
+const envelope = (body: Record<string, unknown>) => ({ status: 'ok', version: '1.16.1', type: 'tagsonic', serverVersion: '2.4.3', openSubsonic: true, ...body }) as unknown as SubsonicResponse;
+
+function song(doc: { rev: number; title: string }, marks: { userRating?: number; playCount?: number; starred?: Date; played?: Date }) {
+  const c = {
+    id: 'tr_1',
+    title: doc.title,
+    artist: '周杰伦 / "Quoted" & \\ back\u2028slash',
+    duration: 232,
+    userRating: marks.userRating,
+    playCount: marks.playCount,
+    created: new Date(1_700_000_000_000),
+    starred: marks.starred,
+    optional: undefined,
+    played: marks.played,
+    genres: [{ name: '流行' }],
+    replayGain: { trackGain: -6.5 },
+  };
+  return markCachedSong(c, doc, doc.rev);
+}
+
+/** Valid JSON, and the same value as JSON.stringify gives. */
+function expectSameJson(response: SubsonicResponse): void {
+  const text = toJson(response);
+  expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify({ 'subsonic-response': response })));
+}
+
+describe('JSON song cache', () => {
+  it('writes what JSON.stringify writes, with each caller’s own marks', () => {
+    const doc = { rev: 1, title: '夜曲' };
+    for (const marks of [{}, { userRating: 4, playCount: 7, starred: new Date(5), played: new Date(6) }, { playCount: 0 }]) {
+      const response = envelope({ randomSongs: { song: [song(doc, marks), song(doc, marks)] }, other: [{ a: 1, b: undefined }], empty: [] });
+      expectSameJson(response);
+    }
+  });
+
+  it('songs inside other objects, mixed arrays and copies', () => {
+    const doc = { rev: 1, title: 'x' };
+    const s = song(doc, { starred: new Date(9) });
+    const response = envelope({
+      album: { id: 'al', song: [s] },
+      directory: { child: [{ id: 'dir', isDir: true }, s] },
+      nowPlaying: { entry: [{ ...s, username: 'alice', minutesAgo: 3 }] },
+    });
+    expectSameJson(response);
+    // Copies are not marked: written in full, in their own order.
+    expect(toJson(response)).toContain(JSON.stringify({ ...s, username: 'alice', minutesAgo: 3 }));
+  });
+
+  it('a new revision of the document is written anew', () => {
+    const doc = { rev: 1, title: 'before' };
+    expect(toJson(envelope({ song: song(doc, {}) }))).toContain('"title":"before"');
+    doc.title = 'after';
+    doc.rev = 2;
+    const response = envelope({ song: song(doc, {}) });
+    expectSameJson(response);
+    expect(toJson(response)).toContain('"title":"after"');
+  });
+});
