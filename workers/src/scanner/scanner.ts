@@ -285,8 +285,12 @@ export class Scanner {
       await options.onProgress({ ...progress });
     };
     let pool: TagReaderPool | null = null;
+    const startPool = () => createTagReaderPool({ threads: this.deps.readerThreads, inFlightPerThread: this.deps.inFlightPerThread });
     try {
       await report(true);
+      // A first or full scan reads everything: start the reader threads now, so that loading their
+      // modules overlaps the walk instead of following it.
+      if (full || this.deps.catalog.tracks.size === 0) pool = startPool();
       const plan = await this.plan(options.roots, full);
       timings.walk = Date.now() - started;
       progress.found = plan.walk.files.length;
@@ -314,8 +318,8 @@ export class Scanner {
       if (plan.toRead.length > 0) {
         // Starting reader threads costs more than reading a handful of files here (the watcher's usual case).
         let readFile: (p: string) => Promise<ReadResult>;
-        if (plan.toRead.length > INLINE_READS) {
-          const reader = (pool = createTagReaderPool({ threads: this.deps.readerThreads, inFlightPerThread: this.deps.inFlightPerThread }));
+        if (pool || plan.toRead.length > INLINE_READS) {
+          const reader = (pool ??= startPool());
           readFile = (p) => reader.read(p);
         } else readFile = limited(INLINE_IN_FLIGHT, (p: string) => readTags(p));
         await Promise.all(
