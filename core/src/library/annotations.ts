@@ -5,6 +5,7 @@
  */
 import { invalid, notFound } from '../errors/errors.ts';
 import { newId } from '../ids.ts';
+import { ExpiringMap } from '../expiring-map.ts';
 import type { Catalog } from './catalog.ts';
 import type { LibraryStore } from './library-store.ts';
 import type { AnnotationDoc, BookmarkDoc, ItemType, NowPlayingDoc, PlayQueueDoc, PlayStatDoc } from './model.ts';
@@ -52,15 +53,10 @@ const MAX_QUEUE = 5000;
 const MARKS_TTL_MS = 2_000;
 const MAX_CACHED_MARKS = 256;
 
-interface CachedMarks {
-  at: number;
-  byItem: Promise<Map<string, AnnotationDoc>>;
-}
-
 export class Annotations {
   private readonly library: LibraryStore;
   private readonly catalog: Catalog;
-  private readonly marks = new Map<string, CachedMarks>();
+  private readonly marks = new ExpiringMap<string, Promise<Map<string, AnnotationDoc>>>(MARKS_TTL_MS, MAX_CACHED_MARKS);
 
   constructor(library: LibraryStore, catalog: Catalog) {
     this.library = library;
@@ -70,15 +66,12 @@ export class Annotations {
   /** One user's annotations of one type, by item id (cached, see MARKS_TTL_MS). */
   private marksOf(userId: string, itemType: ItemType): Promise<Map<string, AnnotationDoc>> {
     const key = `${userId}:${itemType}`;
-    const now = Date.now();
     const hit = this.marks.get(key);
-    if (hit && now - hit.at < MARKS_TTL_MS) return hit.byItem;
+    if (hit) return hit;
     const byItem = this.library.annotations.find({ userId, itemType }).then((docs) => new Map(docs.map((d) => [d.itemId, d])));
-    if (this.marks.size >= MAX_CACHED_MARKS) this.marks.clear();
-    const entry = { at: now, byItem };
-    this.marks.set(key, entry);
+    this.marks.set(key, byItem);
     byItem.catch(() => {
-      if (this.marks.get(key) === entry) this.marks.delete(key);
+      if (this.marks.get(key) === byItem) this.marks.delete(key);
     });
     return byItem;
   }

@@ -73,7 +73,7 @@ function toArtwork(picture: IPicture): Artwork {
 
 /**
  * How `inspectFile` opens the file: with promises only (any thread), or the reader-thread way
- * (file-tokenizer.ts: blocking open and stat, asynchronous reads).
+ * (file-tokenizer.ts: blocking open and stat, reads that block or overlap with how fast the disk answers).
  */
 export type FileOpening = 'async' | 'reader-thread';
 

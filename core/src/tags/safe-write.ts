@@ -121,7 +121,8 @@ async function writeOnce(
   }
   const { st, before, changed, artworkChanged } = prepared;
 
-  let verifying = false;
+  // The thread that prepared the write holds it until it is verified (at once when synced and verified in one step).
+  let held = !prepared.after;
   let begun = false;
   let renamed = false;
   try {
@@ -129,7 +130,7 @@ async function writeOnce(
     if (!after) {
       await fsyncFile(tempPath);
       await options.afterTempWritten?.(tempPath);
-      verifying = true;
+      held = false; // verify takes it over, and releases it whatever happens
       after = await steps.verify({ writeId, tempPath, filePath, target });
     }
 
@@ -166,7 +167,7 @@ async function writeOnce(
     await context.journal.commit(writeId);
     return { writeId, path: filePath, before, after, changed, artworkChanged };
   } catch (err) {
-    if (!verifying && !prepared.after) steps.release(writeId);
+    if (held) steps.release(writeId);
     if (!renamed) {
       await rm(tempPath, { force: true }).catch(() => undefined);
       if (begun) await context.journal.fail(writeId, err instanceof Error ? err.message : String(err)).catch(() => undefined);

@@ -101,8 +101,9 @@ export class WriteSteps {
 
   /**
    * Reads the original, refuses what cannot be written, and — unless the edit changes nothing — writes
-   * the new bytes to `tempPath` (created exclusively, with the original's mode and owner). The temp file
-   * is not synced: the caller does that before verifying. On failure the caller removes the temp file.
+   * the new bytes to `tempPath` (created exclusively, with the original's mode and owner). With
+   * `syncAndVerify` the temp file is then synced and verified here; otherwise the caller syncs it before
+   * asking for `verify`. On failure the caller removes the temp file.
    */
   async prepare(req: PrepareRequest): Promise<Prepared> {
     const { writeId, target, filePath, tempPath, edit, syncAndVerify = false } = req;

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Collection, Store } from '../store/port.ts';
 import { newId } from '../ids.ts';
+import { ExpiringMap } from '../expiring-map.ts';
 import { invalid, notFound } from '../errors/errors.ts';
 import type { UserDoc, Users } from './users.ts';
 
@@ -45,9 +46,9 @@ const AAD = Buffer.from('tagsonic subsonic password v1');
 /**
  * Every Subsonic request authenticates; looking the account up and decrypting its password each time
  * cost more than many requests themselves. Found passwords are kept this long (misses are not: a
- * password just set elsewhere works at once). Changes made through this object apply at once; others (a
- * user deleted, a password changed by the CLI or another gateway of a distributed deployment) apply
- * within this delay.
+ * password just set elsewhere works at once). Changes made through this object or to the accounts of
+ * its `Users` apply at once; others (a password changed by the CLI or another gateway of a distributed
+ * deployment) apply within this delay.
  */
 const LOOKUP_TTL_MS = 2_000;
 const MAX_LOOKUPS = 1_000;
@@ -57,7 +58,7 @@ export class SubsonicCredentials {
   private readonly accounts: Collection<UserDoc>;
   private readonly keys: Collection<ApiKeyDoc>;
   private readonly key: Buffer;
-  private readonly lookups = new Map<string, { at: number; found: { user: UserDoc; password: string } }>();
+  private readonly lookups = new ExpiringMap<string, { user: UserDoc; password: string }>(LOOKUP_TTL_MS, MAX_LOOKUPS);
 
   constructor(store: Store, users: Users, subsonicKey: string) {
     const key = Buffer.from(subsonicKey, 'base64url');
@@ -66,6 +67,8 @@ export class SubsonicCredentials {
     this.accounts = store.collection<UserDoc>('users');
     this.keys = store.collection<ApiKeyDoc>('api_keys');
     this.key = key;
+    // A user deleted, demoted or activated: no cached lookup may answer with the old account.
+    users.onChange(() => this.lookups.clear());
   }
 
   async init(): Promise<void> {
@@ -89,11 +92,6 @@ export class SubsonicCredentials {
     const user = await this.mustFind(username);
     await this.accounts.updateOne({ _id: user._id }, { $set: { subsonicPassword: null, updatedAt: new Date() } });
     this.lookups.delete(username);
-  }
-
-  /** Forgets every cached lookup (after users are changed or deleted elsewhere in this process). */
-  forget(): void {
-    this.lookups.clear();
   }
 
   async hasPassword(username: string): Promise<boolean> {
@@ -194,14 +192,12 @@ export class SubsonicCredentials {
   }
 
   private async plain(username: string): Promise<{ user: UserDoc; password: string } | null> {
-    const now = Date.now();
     const hit = this.lookups.get(username);
-    if (hit && now - hit.at < LOOKUP_TTL_MS) return hit.found;
+    if (hit) return hit;
     const user = await this.users.findByName(username);
     if (!user || !isSealed(user.subsonicPassword)) return null;
     const found = { user, password: this.open(user.subsonicPassword) };
-    if (this.lookups.size >= MAX_LOOKUPS) this.lookups.clear();
-    this.lookups.set(username, { at: now, found });
+    this.lookups.set(username, found);
     return found;
   }
 

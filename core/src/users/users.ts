@@ -52,6 +52,7 @@ export const MIN_PASSWORD_LENGTH = 8;
 export class Users {
   private readonly users: Collection<UserDoc>;
   private readonly redemptions: Collection<RedemptionDoc>;
+  private readonly listeners = new Set<() => void>();
 
   constructor(store: Store) {
     this.users = store.collection<UserDoc>('users');
@@ -60,6 +61,15 @@ export class Users {
 
   async init(): Promise<void> {
     await this.users.createIndexes([{ keys: { username: 1 }, unique: true }]);
+  }
+
+  /** Calls `listener` after every change to an account made through this object (for caches of accounts). */
+  onChange(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
   }
 
   async count(): Promise<number> {
@@ -93,6 +103,7 @@ export class Users {
       updatedAt: now,
     };
     await this.users.insertOne(doc);
+    this.changed();
     return doc;
   }
 
@@ -103,6 +114,7 @@ export class Users {
       { $set: { passwordHash: await hashPassword(password), updatedAt: new Date() }, $inc: { sessionEpoch: 1 } },
     );
     if (res.matchedCount === 0) throw userNotFound(username);
+    this.changed();
   }
 
   async findById(id: string): Promise<UserDoc | null> {
@@ -123,6 +135,7 @@ export class Users {
       throw conflict('TAGSONIC_ERR_USER_LAST_ADMIN', `"${username}" is the only administrator and cannot be deleted.`);
     }
     await this.users.deleteOne({ _id: user._id });
+    this.changed();
   }
 
   /**
@@ -137,6 +150,7 @@ export class Users {
       { $set: { role, isForever: role === 'V2' && activeUntil === null, activeUntil, updatedAt: new Date() } },
     );
     if (!updated) throw userNotFound(username);
+    this.changed();
     return updated;
   }
 
@@ -147,7 +161,9 @@ export class Users {
     if (!isAdmin && user.isAdmin && (await this.users.countDocuments({ isAdmin: true })) <= 1) {
       throw conflict('TAGSONIC_ERR_USER_LAST_ADMIN', `"${username}" is the only administrator and must stay one.`);
     }
-    return (await this.users.findOneAndUpdate({ _id: user._id }, { $set: { isAdmin, updatedAt: new Date() } }))!;
+    const updated = (await this.users.findOneAndUpdate({ _id: user._id }, { $set: { isAdmin, updatedAt: new Date() } }))!;
+    this.changed();
+    return updated;
   }
 
   /**
@@ -172,10 +188,12 @@ export class Users {
     if (!isForever && current?.activeUntil && new Date(current.activeUntil).getTime() > activeUntil!.getTime()) {
       activeUntil = new Date(current.activeUntil);
     }
-    return (await this.users.findOneAndUpdate(
+    const updated = (await this.users.findOneAndUpdate(
       { _id: user._id },
       { $set: { role: 'V2', isForever, activeUntil, updatedAt: new Date() } },
     ))!;
+    this.changed();
+    return updated;
   }
 
   /** The user when the password matches; null otherwise (same answer for an unknown user). */

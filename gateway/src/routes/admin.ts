@@ -65,7 +65,6 @@ export async function adminRoutes(app: FastifyInstance, ctx: Ctx): Promise<void>
       throw new TagsonicError('conflict', 'TAGSONIC_ERR_USER_DELETE_SELF', 'You cannot delete the account you are signed in with.');
     }
     await ctx.users.delete(request.params.username);
-    ctx.subsonic.forget();
     return ok(null, '删除成功！');
   });
 
@@ -77,20 +76,14 @@ export async function adminRoutes(app: FastifyInstance, ctx: Ctx): Promise<void>
       if (until && until.getTime() <= Date.now()) {
         throw new TagsonicError('invalid', 'TAGSONIC_ERR_USER_BAD_DATE', 'active_until must be in the future.');
       }
-      const user = await ctx.users.setRole(request.params.username, request.body.role, { activeUntil: until });
-      ctx.subsonic.forget();
-      return ok(await view(user), '修改成功！');
+      return ok(await view(await ctx.users.setRole(request.params.username, request.body.role, { activeUntil: until })), '修改成功！');
     },
   );
 
   r.post(
     '/apimt/admin/users/:username/admin/',
     { ...gate, schema: { params: UserParams, body: SetAdminRequest, response: { 200: UserResponse, ...errors } } },
-    async (request) => {
-      const user = await ctx.users.setAdmin(request.params.username, request.body.is_admin);
-      ctx.subsonic.forget();
-      return ok(await view(user), '修改成功！');
-    },
+    async (request) => ok(await view(await ctx.users.setAdmin(request.params.username, request.body.is_admin)), '修改成功！'),
   );
 
   r.post(

@@ -25,7 +25,7 @@ const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefin
 export function child(song: SongView): Child {
   const out = songChild(song);
   const source = songSource(song);
-  return source ? markCachedSong(out, source, source.rev) : out;
+  return source ? markCachedSong(out, source) : out;
 }
 
 function songChild(song: SongView): Child {

@@ -24,7 +24,7 @@ function song(doc: { rev: number; title: string }, marks: { userRating?: number;
     genres: [{ name: '流行' }],
     replayGain: { trackGain: -6.5 },
   };
-  return markCachedSong(c, doc, doc.rev);
+  return markCachedSong(c, doc);
 }
 
 /** Valid JSON, and the same value as JSON.stringify gives. */

@@ -90,21 +90,26 @@ interface SongText {
 
 const songTexts = new WeakMap<object, SongText>();
 
-export function markCachedSong<T extends object>(song: T, source: object, rev: unknown): T {
-  return Object.defineProperty(song, CACHED_SONG, { value: { source, rev } });
+/** What a song was built from: everything but its user fields follows from it and its revision. */
+export interface SongSource {
+  readonly rev: unknown;
 }
 
-function cachedSong(value: object): { source: object; rev: unknown } | undefined {
-  return (value as { [CACHED_SONG]?: { source: object; rev: unknown } })[CACHED_SONG];
+export function markCachedSong<T extends object>(song: T, source: SongSource): T {
+  return Object.defineProperty(song, CACHED_SONG, { value: source });
 }
 
-function songJson(song: Record<string, unknown>, mark: { source: object; rev: unknown }): string {
-  let text = songTexts.get(mark.source);
-  if (!text || text.rev !== mark.rev) {
+function cachedSong(value: object): SongSource | undefined {
+  return (value as { [CACHED_SONG]?: SongSource })[CACHED_SONG];
+}
+
+function songJson(song: Record<string, unknown>, source: SongSource): string {
+  let text = songTexts.get(source);
+  if (!text || text.rev !== source.rev) {
     const rest: Record<string, unknown> = { ...song };
     for (const key of USER_FIELDS) delete rest[key];
-    text = { rev: mark.rev, head: JSON.stringify(rest).slice(0, -1) };
-    songTexts.set(mark.source, text);
+    text = { rev: source.rev, head: JSON.stringify(rest).slice(0, -1) };
+    songTexts.set(source, text);
   }
   let out = text.head;
   for (const key of USER_FIELDS) {
@@ -121,8 +126,8 @@ function jsonOf(value: unknown): string | undefined {
     if (!value.some((v) => v !== null && typeof v === 'object' && cachedSong(v))) return JSON.stringify(value);
     return `[${value.map((v) => jsonOf(v) ?? 'null').join(',')}]`;
   }
-  const mark = cachedSong(value);
-  if (mark) return songJson(value as Record<string, unknown>, mark);
+  const source = cachedSong(value);
+  if (source) return songJson(value as Record<string, unknown>, source);
   const parts: string[] = [];
   for (const [key, v] of Object.entries(value)) {
     const text = typeof v === 'function' || typeof v === 'symbol' ? undefined : jsonOf(v);

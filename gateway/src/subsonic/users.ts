@@ -79,7 +79,6 @@ export const usersGroup = defineGroup('users', (api, ctx) => {
     if (pw !== undefined) await ctx.subsonic.setPassword(target.username, pw);
     const admin = params.bool('adminRole');
     if (admin !== undefined && admin !== target.isAdmin) await ctx.users.setAdmin(target.username, admin);
-    ctx.subsonic.forget();
   });
 
   api.method('deleteUser', async ({ params, user }) => {
@@ -87,7 +86,6 @@ export const usersGroup = defineGroup('users', (api, ctx) => {
     const username = params.required('username');
     if (username === user.username) throw conflict('TAGSONIC_ERR_SUBSONIC_DELETE_SELF', 'You cannot delete your own account.');
     await ctx.users.delete(username);
-    ctx.subsonic.forget();
   });
 
   api.method('changePassword', async ({ params, user }) => {
