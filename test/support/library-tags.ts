@@ -42,8 +42,8 @@ export const ffmpegTagArgs = (format: AudioFormat, tags: TrackTags | undefined, 
   };
   const genre = singleGenre(tags.genre);
   const vorbis = format === 'flac' || format === 'ogg' || format === 'opus';
-
-  if (format === 'mp3') {
+  /** The keys ffmpeg's MP3 and MP4 muxers share (mapped to ID3 frames and iTunes atoms respectively). */
+  const putLowerCaseCommon = () => {
     put('title', tags.title, 'title');
     put('artist', tags.artist, 'artist');
     put('album', tags.album, 'album');
@@ -53,6 +53,10 @@ export const ffmpegTagArgs = (format: AudioFormat, tags: TrackTags | undefined, 
     put('track', numberPair(tags.track, tags.trackTotal), 'track', ...(tags.track !== undefined && tags.trackTotal !== undefined ? (['trackTotal'] as const) : []));
     put('disc', numberPair(tags.disc, tags.discTotal), 'disc', ...(tags.disc !== undefined && tags.discTotal !== undefined ? (['discTotal'] as const) : []));
     put('composer', tags.composer, 'composer');
+  };
+
+  if (format === 'mp3') {
+    putLowerCaseCommon();
     // A four-letter frame id as key makes ffmpeg write that frame itself; "lyricist" would become TXXX.
     put('TEXT', tags.lyricist, 'lyricist');
     put('language', tags.language, 'language');
@@ -83,15 +87,7 @@ export const ffmpegTagArgs = (format: AudioFormat, tags: TrackTags | undefined, 
     if (tags.comment !== undefined) nonStandard.comment = 'DESCRIPTION';
     if (tags.compilation) put('COMPILATION', '1', 'compilation');
   } else if (format === 'm4a-aac' || format === 'm4a-alac') {
-    put('title', tags.title, 'title');
-    put('artist', tags.artist, 'artist');
-    put('album', tags.album, 'album');
-    put('album_artist', tags.albumartist, 'albumartist');
-    put('genre', genre, 'genre');
-    put('date', tags.year, 'year');
-    put('track', numberPair(tags.track, tags.trackTotal), 'track', ...(tags.track !== undefined && tags.trackTotal !== undefined ? (['trackTotal'] as const) : []));
-    put('disc', numberPair(tags.disc, tags.discTotal), 'disc', ...(tags.disc !== undefined && tags.discTotal !== undefined ? (['discTotal'] as const) : []));
-    put('composer', tags.composer, 'composer');
+    putLowerCaseCommon();
     put('comment', tags.comment, 'comment');
     put('lyrics', tags.lyrics, 'lyrics');
     if (tags.compilation) put('compilation', '1', 'compilation');

@@ -189,24 +189,7 @@ export class Playlists {
   async create(actor: Actor, input: { name: string; trackIds?: readonly string[]; comment?: string; public?: boolean }): Promise<PlaylistDetail> {
     const name = checkName(input.name);
     const trackIds = await this.checkTracks(input.trackIds ?? []);
-    const now = new Date();
-    const doc: StoredPlaylist = {
-      _id: `pl-${newId()}`,
-      name,
-      comment: checkComment(input.comment ?? ''),
-      ownerId: actor.id,
-      ownerName: actor.name,
-      public: input.public ?? false,
-      trackIds,
-      smart: null,
-      isDynamic: false,
-      exclude: false,
-      createdAt: now,
-      updatedAt: now,
-      version: 1,
-    };
-    await this.coll.insertOne(doc);
-    return this.get(doc._id, actor);
+    return this.insertNew(actor, { name, comment: input.comment, public: input.public, trackIds, smart: null, isDynamic: false });
   }
 
   /** Subsonic createPlaylist with playlistId: replaces the songs (and the name when given). */
@@ -226,17 +209,32 @@ export class Playlists {
     const rule: SmartRule = { conditions: parseConditions(input.conditions), limit: parseLimit(input.limit), orderBy: parseOrderBy(input.orderBy) };
     await this.library.catalog.sync();
     const tracks = await this.evaluate(rule, actor.id, null);
-    const now = new Date();
-    const doc: StoredPlaylist = {
-      _id: `pl-${newId()}`,
+    return this.insertNew(actor, {
       name,
-      comment: checkComment(input.comment ?? ''),
-      ownerId: actor.id,
-      ownerName: actor.name,
-      public: input.public ?? false,
+      comment: input.comment,
+      public: input.public,
       trackIds: tracks.map((t) => t._id),
       smart: rule,
       isDynamic: input.isDynamic ?? false,
+    });
+  }
+
+  /** Stores a new playlist owned by `actor` and returns it as they see it. */
+  private async insertNew(
+    actor: Actor,
+    fields: Pick<StoredPlaylist, 'name' | 'trackIds' | 'smart' | 'isDynamic'> & { comment?: string; public?: boolean },
+  ): Promise<PlaylistDetail> {
+    const now = new Date();
+    const doc: StoredPlaylist = {
+      _id: `pl-${newId()}`,
+      name: fields.name,
+      comment: checkComment(fields.comment ?? ''),
+      ownerId: actor.id,
+      ownerName: actor.name,
+      public: fields.public ?? false,
+      trackIds: fields.trackIds,
+      smart: fields.smart,
+      isDynamic: fields.isDynamic,
       exclude: false,
       createdAt: now,
       updatedAt: now,
