@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { openEmbeddedStore } from '../store/index.ts';
 import type { Store } from '../store/port.ts';
 import { Users } from './users.ts';
@@ -64,9 +64,13 @@ describe('SubsonicCredentials', () => {
     expect(await creds.verifySubsonicPassword('Alice2', 'three')).toBeNull();
     await new SubsonicCredentials(store, users, key).setPassword('Alice2', 'three');
     expect(await creds.verifySubsonicPassword('Alice2', 'three')).not.toBeNull();
+    // Replaced elsewhere while the old one is cached: the new one works at once.
+    await new SubsonicCredentials(store, users, key).setPassword('Alice2', 'four');
+    expect(await creds.verifySubsonicPassword('Alice2', 'four')).not.toBeNull();
+    expect(await creds.verifySubsonicToken('Alice2', createHash('md5').update('fours1').digest('hex'), 's1')).not.toBeNull();
     // A user deleted through the same Users: applies at once.
     await users.delete('Alice2');
-    expect(await creds.verifySubsonicPassword('Alice2', 'three')).toBeNull();
+    expect(await creds.verifySubsonicPassword('Alice2', 'four')).toBeNull();
   });
 
   it('stores the password encrypted (AES-256-GCM), readable only with the install key', async () => {

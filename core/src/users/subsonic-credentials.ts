@@ -45,10 +45,10 @@ const API_KEY_NAME = /^[\p{L}\p{N} _.@:()-]{1,64}$/u;
 const AAD = Buffer.from('tagsonic subsonic password v1');
 /**
  * Every Subsonic request authenticates; looking the account up and decrypting its password each time
- * cost more than many requests themselves. Found passwords are kept this long (misses are not: a
- * password just set elsewhere works at once). Changes made through this object or to the accounts of
- * its `Users` apply at once; others (a password changed by the CLI or another gateway of a distributed
- * deployment) apply within this delay.
+ * cost more than many requests themselves. Found passwords are kept this long; a password that does not
+ * match the cached one is checked against the store, so a password just set anywhere works at once.
+ * Changes made through this object or to the accounts of its `Users` apply at once; an old password
+ * replaced elsewhere (the CLI, another gateway of a distributed deployment) stops working within this delay.
  */
 const LOOKUP_TTL_MS = 2_000;
 const MAX_LOOKUPS = 1_000;
@@ -111,17 +111,13 @@ export class SubsonicCredentials {
       if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex)) return null;
       given = Buffer.from(hex, 'hex').toString('utf8');
     }
-    const found = await this.plain(username);
-    if (!found) return null;
-    return safeEqual(found.password, given) ? found.user : null;
+    return this.check(username, (password) => safeEqual(password, given));
   }
 
   /** Subsonic token auth: `t` = md5(password + `s`), lower-case hex. */
   async verifySubsonicToken(username: string, t: string, s: string): Promise<UserDoc | null> {
     if (typeof t !== 'string' || typeof s !== 'string' || s.length === 0 || s.length > 256 || !/^[0-9a-fA-F]{32}$/.test(t)) return null;
-    const found = await this.plain(username);
-    if (!found) return null;
-    return safeEqual(md5(found.password + s), t.toLowerCase()) ? found.user : null;
+    return this.check(username, (password) => safeEqual(md5(password + s), t.toLowerCase()));
   }
 
   /**
@@ -129,7 +125,7 @@ export class SubsonicCredentials {
    * Empty strings when the user has no Subsonic password.
    */
   async tokenFor(username: string): Promise<{ salt: string; hash: string }> {
-    const found = await this.plain(username);
+    const found = await this.load(username);
     if (!found) return { salt: '', hash: '' };
     const salt = randomBytes(6).toString('hex');
     return { salt, hash: md5(found.password + salt) };
@@ -191,11 +187,25 @@ export class SubsonicCredentials {
     return user;
   }
 
-  private async plain(username: string): Promise<{ user: UserDoc; password: string } | null> {
-    const hit = this.lookups.get(username);
-    if (hit) return hit;
+  /**
+   * The user when their Subsonic password satisfies `matches`. A cached password that does not match is
+   * checked again against the store: a password just set elsewhere works at once (the old one may go on
+   * working for LOOKUP_TTL_MS).
+   */
+  private async check(username: string, matches: (password: string) => boolean): Promise<UserDoc | null> {
+    const cached = this.lookups.get(username);
+    if (cached && matches(cached.password)) return cached.user;
+    const found = await this.load(username);
+    return found && matches(found.password) ? found.user : null;
+  }
+
+  /** Reads and decrypts the account's Subsonic password from the store, and caches what was found. */
+  private async load(username: string): Promise<{ user: UserDoc; password: string } | null> {
     const user = await this.users.findByName(username);
-    if (!user || !isSealed(user.subsonicPassword)) return null;
+    if (!user || !isSealed(user.subsonicPassword)) {
+      this.lookups.delete(username);
+      return null;
+    }
     const found = { user, password: this.open(user.subsonicPassword) };
     this.lookups.set(username, found);
     return found;
