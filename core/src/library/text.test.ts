@@ -116,4 +116,28 @@ describe('text index', () => {
     expect(find()).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect([...matchingEntries(buildTextIndex([]), ['x'])]).toEqual([]);
   });
+
+  it('matches what a plain filter finds, for ASCII, Latin, CJK, Hangul and kana terms alike', async () => {
+    const { buildTextIndex, matchingEntries } = await import('./text-index.ts');
+    // Deterministic pseudo-random entries over a mixed alphabet: every signature bit, including the
+    // sign bits of both words, is exercised, and CJK terms take the signature path.
+    const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789 青春之歌爱情与海洋愛情與飛鳥그리운너에게さくら色の空éñ\u0001';
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const word = (len: number) => Array.from({ length: len }, () => alphabet[rnd(alphabet.length)]).join('');
+    const entries = Array.from({ length: 2000 }, () => word(5 + rnd(40)));
+    const index = buildTextIndex(entries);
+    for (let q = 0; q < 300; q++) {
+      const terms = Array.from({ length: 1 + rnd(2) }, () => {
+        const e = entries[rnd(entries.length)]!;
+        const at = rnd(e.length);
+        return e.slice(at, at + 1 + rnd(3)).replace(/[ \u0001]/g, '') || 'a';
+      });
+      const expected = entries.flatMap((e, i) => (terms.every((t) => e.includes(t)) ? [i] : []));
+      expect([...matchingEntries(index, terms)], JSON.stringify(terms)).toEqual(expected);
+    }
+  });
 });

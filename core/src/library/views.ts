@@ -107,19 +107,26 @@ export const marksOf = (a: AnnotationDoc | undefined): UserMarks => {
 const idNames = (ids: readonly string[], names: readonly string[]): IdName[] => ids.map((id, i) => ({ id, name: names[i] ?? '' }));
 
 /**
- * A song view built by `songView` carries the track document it was built from under this key (not
+ * A song, album or artist view built here carries the document it was built from under this key (not
  * enumerable: spreads and JSON leave it out). Everything in the view but the user's marks derives from
  * that document, so a serializer may cache what it makes of the rest per document and revision.
  */
-export const SONG_SOURCE: unique symbol = Symbol('tagsonic.songSource');
+export const VIEW_SOURCE: unique symbol = Symbol('tagsonic.viewSource');
 
-/** The document a view came from, if `songView` built it and nothing copied it since. */
-export function songSource(view: SongView): TrackDoc | undefined {
-  return (view as SongView & { [SONG_SOURCE]?: TrackDoc })[SONG_SOURCE];
+type Sourced<V, D> = V & { [VIEW_SOURCE]?: D };
+
+/** The document a view came from, if this module built it and nothing copied it since. */
+export function viewSource(view: SongView): TrackDoc | undefined;
+export function viewSource(view: AlbumView): AlbumDoc | undefined;
+export function viewSource(view: ArtistView): ArtistDoc | undefined;
+export function viewSource(view: SongView | AlbumView | ArtistView): TrackDoc | AlbumDoc | ArtistDoc | undefined {
+  return (view as Sourced<typeof view, TrackDoc | AlbumDoc | ArtistDoc>)[VIEW_SOURCE];
 }
 
+const sourced = <V extends object, D>(view: V, doc: D): Sourced<V, D> => Object.defineProperty(view, VIEW_SOURCE, { value: doc });
+
 export function songView(t: TrackDoc, marks: UserMarks): SongView {
-  return Object.defineProperty(songFields(t, marks), SONG_SOURCE, { value: t });
+  return sourced(songFields(t, marks), t);
 }
 
 function songFields(t: TrackDoc, marks: UserMarks): SongView {
@@ -163,7 +170,7 @@ function songFields(t: TrackDoc, marks: UserMarks): SongView {
 }
 
 export function albumView(a: AlbumDoc, marks: UserMarks): AlbumView {
-  return {
+  return sourced<AlbumView, AlbumDoc>({
     id: a._id,
     name: a.name,
     artist: a.artist,
@@ -183,11 +190,11 @@ export function albumView(a: AlbumDoc, marks: UserMarks): AlbumView {
     isCompilation: a.compilation,
     created: a.createdAt,
     ...marks,
-  };
+  }, a);
 }
 
 export function artistView(a: ArtistDoc, index: string, marks: UserMarks): ArtistView {
-  return {
+  return sourced<ArtistView, ArtistDoc>({
     id: a._id,
     name: a.name,
     albumCount: a.albumCount,
@@ -197,5 +204,5 @@ export function artistView(a: ArtistDoc, index: string, marks: UserMarks): Artis
     genres: a.genres,
     index,
     ...marks,
-  };
+  }, a);
 }

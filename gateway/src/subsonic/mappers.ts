@@ -3,9 +3,9 @@
  * artists through these, so a field is added or fixed in one place. OpenSubsonic fields we support
  * are always present (empty when unknown), as OpenSubsonic asks, so clients can tell they exist.
  */
-import { songSource, type AlbumView, type ArtistView, type IdName, type SongView } from '@tagsonic/core/library';
+import { viewSource, type AlbumView, type ArtistView, type IdName, type SongView } from '@tagsonic/core/library';
 import type { AlbumID3, ArtistID3, ArtistRef, Child, IndexArtist, ReplayGainBody } from './model.ts';
-import { markCachedSong } from './serialize.ts';
+import { markCached, type ItemShape, type ItemSource } from './serialize.ts';
 
 const refs = (list: readonly IdName[]): ArtistRef[] => list.map((a) => ({ id: a.id, name: a.name }));
 
@@ -22,10 +22,11 @@ function replayGain(song: SongView): ReplayGainBody {
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
 
 /** A song as a Subsonic `Child` (song lists, directories, playlists, queues, bookmarks, shares). */
+/** `item`, marked for the serializer's cache when the view still knows its source document. */
+const cached = <T extends object>(item: T, shape: ItemShape, source: ItemSource | undefined): T => (source ? markCached(item, shape, source) : item);
+
 export function child(song: SongView): Child {
-  const out = songChild(song);
-  const source = songSource(song);
-  return source ? markCachedSong(out, source) : out;
+  return cached(songChild(song), 'song', viewSource(song));
 }
 
 function songChild(song: SongView): Child {
@@ -73,7 +74,7 @@ function songChild(song: SongView): Child {
 
 /** An album as a folder-style `Child` (getAlbumList, getStarred, search2: the non-ID3 API). */
 export function albumChild(album: AlbumView): Child {
-  return {
+  return cached<Child>({
     id: album.id,
     parent: album.artistId || undefined,
     isDir: true,
@@ -92,11 +93,11 @@ export function albumChild(album: AlbumView): Child {
     artistId: album.artistId || undefined,
     mediaType: 'album',
     played: album.played,
-  };
+  }, 'albumChild', viewSource(album));
 }
 
 export function albumID3(album: AlbumView): AlbumID3 {
-  return {
+  return cached<AlbumID3>({
     id: album.id,
     name: album.name,
     artist: album.artist,
@@ -115,28 +116,28 @@ export function albumID3(album: AlbumView): AlbumID3 {
     artists: refs(album.artists),
     displayArtist: album.artist,
     isCompilation: album.isCompilation,
-  };
+  }, 'albumID3', viewSource(album));
 }
 
 export function artistID3(artist: ArtistView): ArtistID3 {
-  return {
+  return cached<ArtistID3>({
     id: artist.id,
     name: artist.name,
     coverArt: artist.coverArt,
     albumCount: artist.albumCount,
     starred: artist.starred,
     userRating: artist.userRating,
-  };
+  }, 'artistID3', viewSource(artist));
 }
 
 /** An artist of the folder-based API (getIndexes, getStarred, search2). */
 export function indexArtist(artist: ArtistView): IndexArtist {
-  return {
+  return cached<IndexArtist>({
     id: artist.id,
     name: artist.name,
     starred: artist.starred,
     userRating: artist.userRating,
     coverArt: artist.coverArt,
     albumCount: artist.albumCount,
-  };
+  }, 'indexArtist', viewSource(artist));
 }

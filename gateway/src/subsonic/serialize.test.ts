@@ -1,10 +1,10 @@
 /**
- * JSON responses written with the song cache (serialize.ts) hold exactly what JSON.stringify writes
- * (a song's own marks come last in its object), whoever asks, and a song's cached text follows its
- * document's revision.
+ * JSON responses written with the item cache (serialize.ts) hold exactly what JSON.stringify writes
+ * (an item's own marks come last in its object), whoever asks; an item's cached text follows its
+ * document's revision and is kept apart per item shape.
  */
 import { describe, expect, it } from 'vitest';
-import { markCachedSong, toJson } from './serialize.ts';
+import { markCached, toJson } from './serialize.ts';
 import type { SubsonicResponse } from './model.ts';
 
 const envelope = (body: Record<string, unknown>) => ({ status: 'ok', version: '1.16.1', type: 'tagsonic', serverVersion: '2.4.3', openSubsonic: true, ...body }) as unknown as SubsonicResponse;
@@ -24,7 +24,7 @@ function song(doc: { rev: number; title: string }, marks: { userRating?: number;
     genres: [{ name: '流行' }],
     replayGain: { trackGain: -6.5 },
   };
-  return markCachedSong(c, doc);
+  return markCached(c, 'song', doc);
 }
 
 /** Valid JSON, and the same value as JSON.stringify gives. */
@@ -33,7 +33,7 @@ function expectSameJson(response: SubsonicResponse): void {
   expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify({ 'subsonic-response': response })));
 }
 
-describe('JSON song cache', () => {
+describe('JSON item cache', () => {
   it('writes what JSON.stringify writes, with each caller’s own marks', () => {
     const doc = { rev: 1, title: '夜曲' };
     for (const marks of [{}, { userRating: 4, playCount: 7, starred: new Date(5), played: new Date(6) }, { playCount: 0 }]) {
@@ -63,5 +63,18 @@ describe('JSON song cache', () => {
     const response = envelope({ song: song(doc, {}) });
     expectSameJson(response);
     expect(toJson(response)).toContain('"title":"after"');
+  });
+
+  it('one document in two shapes keeps two texts; an item of user fields only is still valid', () => {
+    const doc = { rev: 1, name: 'Album' };
+    const asId3 = () => markCached({ id: 'al_1', name: doc.name, songCount: 3, starred: new Date(4) }, 'albumID3', doc);
+    const asChild = () => markCached({ id: 'al_1', title: doc.name, isDir: true, userRating: 2 }, 'albumChild', doc);
+    for (let round = 0; round < 2; round++) {
+      const response = envelope({ albumList2: { album: [asId3()] }, albumList: { album: [asChild()] } });
+      expectSameJson(response);
+      expect(toJson(response)).toContain('"title":"Album"');
+    }
+    const marksOnly = () => markCached({ starred: new Date(1), userRating: 5 }, 'artistID3', { rev: 1 });
+    expectSameJson(envelope({ artist: [marksOnly(), marksOnly()], bare: markCached({}, 'indexArtist', { rev: 3 }) }));
   });
 });

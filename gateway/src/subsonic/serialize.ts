@@ -72,62 +72,76 @@ export function toXml(response: SubsonicResponse): string {
 }
 
 /**
- * Song lists are most of what clients ask for, and `JSON.stringify` of 50 songs costs more than the
- * rest of such a request. A song `Child` marked by `markCachedSong` is written from a cached JSON text
- * of everything but the caller's own marks, kept per track document and library revision; the marks
- * are appended. Anything unmarked (or copied from a marked song: the mark does not survive a spread)
- * goes through `JSON.stringify` as usual.
+ * Song, album and artist lists are most of what clients ask for, and `JSON.stringify` of 50 songs costs
+ * more than the rest of such a request. An item marked by `markCached` is written from a cached JSON
+ * text of everything but the caller's own marks, kept per source document, item shape and library
+ * revision; the marks are appended. Anything unmarked (or copied from a marked item: the mark does not
+ * survive a spread) goes through `JSON.stringify` as usual.
  */
-const CACHED_SONG: unique symbol = Symbol('tagsonic.cachedSong');
-/** The `Child` fields that depend on who asks; everything else depends on the track document only. */
+const CACHED: unique symbol = Symbol('tagsonic.cachedItem');
+/** The item fields that depend on who asks; everything else depends on the source document only. */
 const USER_FIELDS = ['userRating', 'playCount', 'starred', 'played'] as const;
 
-interface SongText {
+interface ItemText {
   rev: unknown;
-  /** JSON of the song without the user fields and without the closing brace. */
+  /** JSON of the item without the user fields and without the closing brace. */
   head: string;
 }
 
-const songTexts = new WeakMap<object, SongText>();
-
-/** What a song was built from: everything but its user fields follows from it and its revision. */
-export interface SongSource {
+/** What an item was built from: everything but its user fields follows from it and its revision. */
+export interface ItemSource {
   readonly rev: unknown;
 }
 
-export function markCachedSong<T extends object>(song: T, source: SongSource): T {
-  return Object.defineProperty(song, CACHED_SONG, { value: source });
+/** One cache per item shape: the same album document gives an `AlbumID3` and a folder-style `Child`. */
+export type ItemShape = 'song' | 'albumID3' | 'albumChild' | 'artistID3' | 'indexArtist';
+
+const texts: Record<ItemShape, WeakMap<ItemSource, ItemText>> = {
+  song: new WeakMap(),
+  albumID3: new WeakMap(),
+  albumChild: new WeakMap(),
+  artistID3: new WeakMap(),
+  indexArtist: new WeakMap(),
+};
+
+interface Mark {
+  source: ItemSource;
+  texts: WeakMap<ItemSource, ItemText>;
 }
 
-function cachedSong(value: object): SongSource | undefined {
-  return (value as { [CACHED_SONG]?: SongSource })[CACHED_SONG];
+export function markCached<T extends object>(item: T, shape: ItemShape, source: ItemSource): T {
+  return Object.defineProperty(item, CACHED, { value: { source, texts: texts[shape] } satisfies Mark });
 }
 
-function songJson(song: Record<string, unknown>, source: SongSource): string {
-  let text = songTexts.get(source);
-  if (!text || text.rev !== source.rev) {
-    const rest: Record<string, unknown> = { ...song };
+function markOf(value: object): Mark | undefined {
+  return (value as { [CACHED]?: Mark })[CACHED];
+}
+
+function itemJson(item: Record<string, unknown>, mark: Mark): string {
+  let text = mark.texts.get(mark.source);
+  if (!text || text.rev !== mark.source.rev) {
+    const rest: Record<string, unknown> = { ...item };
     for (const key of USER_FIELDS) delete rest[key];
-    text = { rev: source.rev, head: JSON.stringify(rest).slice(0, -1) };
-    songTexts.set(source, text);
+    text = { rev: mark.source.rev, head: JSON.stringify(rest).slice(0, -1) };
+    mark.texts.set(mark.source, text);
   }
   let out = text.head;
   for (const key of USER_FIELDS) {
-    const v = song[key];
-    if (v !== undefined) out += `,"${key}":${JSON.stringify(v)}`;
+    const v = item[key];
+    if (v !== undefined) out += `${out.length > 1 ? ',' : ''}"${key}":${JSON.stringify(v)}`;
   }
   return `${out}}`;
 }
 
-/** JSON text of a value, like `JSON.stringify`, using the song cache inside objects and arrays. */
+/** JSON text of a value, like `JSON.stringify`, using the item cache inside objects and arrays. */
 function jsonOf(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object' || value instanceof Date) return JSON.stringify(value);
   if (Array.isArray(value)) {
-    if (!value.some((v) => v !== null && typeof v === 'object' && cachedSong(v))) return JSON.stringify(value);
+    if (!value.some((v) => v !== null && typeof v === 'object' && markOf(v))) return JSON.stringify(value);
     return `[${value.map((v) => jsonOf(v) ?? 'null').join(',')}]`;
   }
-  const source = cachedSong(value);
-  if (source) return songJson(value as Record<string, unknown>, source);
+  const mark = markOf(value);
+  if (mark) return itemJson(value as Record<string, unknown>, mark);
   const parts: string[] = [];
   for (const [key, v] of Object.entries(value)) {
     const text = typeof v === 'function' || typeof v === 'symbol' ? undefined : jsonOf(v);
