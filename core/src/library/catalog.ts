@@ -57,6 +57,8 @@ interface Derived {
   albumGenres: Map<string, Set<string>>;
   genreTracks: Map<string, TrackDoc[]>;
   genreAlbums: Map<string, AlbumDoc[]>;
+  /** Genres by folded name. */
+  genresByName: GenreDoc[];
   folders: Map<string, FolderNode>;
   rootFolders: FolderNode[];
   tracksNewest: TrackDoc[];
@@ -305,6 +307,8 @@ export class Catalog {
     const artistGenres = new Map(artistsByName.map((a) => [a._id, new Set(a.genres.map(fold))]));
     const albumGenres = new Map(albumsByName.map((a) => [a._id, new Set(a.genres.map(fold))]));
     const tracksNewest = [...tracks].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    const genreKeys = new Map([...this.genres.values()].map((g) => [g, fold(g.name)]));
+    const genresByName = [...this.genres.values()].sort((a, b) => cmp(genreKeys.get(a)!, genreKeys.get(b)!) || cmp(a._id, b._id));
 
     const { folders, rootFolders } = this.buildFolders(tracks);
     return {
@@ -324,6 +328,7 @@ export class Catalog {
       albumGenres,
       genreTracks,
       genreAlbums,
+      genresByName,
       folders,
       rootFolders,
       tracksNewest,

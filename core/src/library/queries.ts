@@ -489,12 +489,12 @@ export class LibraryQueries {
 
   async genres(sort: GenreSort = 'a-z'): Promise<GenreView[]> {
     await this.catalog.sync();
-    const list = [...this.catalog.genres.values()].map((g) => ({ name: g.name, albumCount: g.albumCount, songCount: g.songCount }));
-    const byName = (a: GenreView, b: GenreView) => (fold(a.name) < fold(b.name) ? -1 : fold(a.name) > fold(b.name) ? 1 : 0);
-    if (sort === 'most_albums') return list.sort((a, b) => b.albumCount - a.albumCount || byName(a, b));
-    if (sort === 'most_tracks') return list.sort((a, b) => b.songCount - a.songCount || byName(a, b));
-    if (sort !== 'a-z') throw invalid('TAGSONIC_ERR_LIBRARY_BAD_SORT', `Unknown genre order "${String(sort)}"; use a-z, most_albums or most_tracks.`);
-    return list.sort(byName);
+    if (sort !== 'a-z' && sort !== 'most_albums' && sort !== 'most_tracks') throw invalid('TAGSONIC_ERR_LIBRARY_BAD_SORT', `Unknown genre order "${String(sort)}"; use a-z, most_albums or most_tracks.`);
+    const list = this.catalog.view().genresByName.map((g) => ({ name: g.name, albumCount: g.albumCount, songCount: g.songCount }));
+    // Stable sorts: equal counts stay in name order.
+    if (sort === 'most_albums') return list.sort((a, b) => b.albumCount - a.albumCount);
+    if (sort === 'most_tracks') return list.sort((a, b) => b.songCount - a.songCount);
+    return list;
   }
 
   // ---------------------------------------------------------------- lists

@@ -73,6 +73,11 @@ export class EmbeddedCollectionImpl<T extends Doc = Doc> implements EmbeddedColl
   }
 
   async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
+    // The most common read, `{ _id: "…" }`: one lmdb get, without planning a query.
+    const id = (filter as { _id?: unknown } | null)?._id;
+    if (typeof id === 'string' && !options.skip && !options.projection && Object.keys(filter).length === 1) {
+      return this.engine.read(() => (this.engine.dbsFor(this.name).docs.get(id) as T | undefined) ?? null);
+    }
     const [doc] = await this.find(filter, { ...options, limit: 1 });
     return doc ?? null;
   }
