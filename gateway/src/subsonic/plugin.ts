@@ -53,8 +53,7 @@ export async function subsonicRoutes(rest: FastifyInstance, ctx: Ctx, groups: re
       error = mapped.body;
     }
     const out = serialize(envelope(serverVersion, body, error), formatOf(params.str('f')), params.str('callback'));
-    // One UTF-8 encoding: a string body would be measured (Content-Length) and then encoded again.
-    return reply.status(status).header('content-type', out.contentType).send(Buffer.from(out.body));
+    return reply.status(status).header('content-type', out.contentType).send(out.body);
   };
 
   rest.removeAllContentTypeParsers();

@@ -29,7 +29,7 @@ function song(doc: { rev: number; title: string }, marks: { userRating?: number;
 
 /** Valid JSON, and the same value as JSON.stringify gives. */
 function expectSameJson(response: SubsonicResponse): void {
-  const text = toJson(response);
+  const text = toJson(response).toString();
   expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify({ 'subsonic-response': response })));
 }
 
@@ -52,17 +52,17 @@ describe('JSON item cache', () => {
     });
     expectSameJson(response);
     // Copies are not marked: written in full, in their own order.
-    expect(toJson(response)).toContain(JSON.stringify({ ...s, username: 'alice', minutesAgo: 3 }));
+    expect(toJson(response).toString()).toContain(JSON.stringify({ ...s, username: 'alice', minutesAgo: 3 }));
   });
 
   it('a new revision of the document is written anew', () => {
     const doc = { rev: 1, title: 'before' };
-    expect(toJson(envelope({ song: song(doc, {}) }))).toContain('"title":"before"');
+    expect(toJson(envelope({ song: song(doc, {}) })).toString()).toContain('"title":"before"');
     doc.title = 'after';
     doc.rev = 2;
     const response = envelope({ song: song(doc, {}) });
     expectSameJson(response);
-    expect(toJson(response)).toContain('"title":"after"');
+    expect(toJson(response).toString()).toContain('"title":"after"');
   });
 
   it('one document in two shapes keeps two texts; an item of user fields only is still valid', () => {
@@ -72,9 +72,17 @@ describe('JSON item cache', () => {
     for (let round = 0; round < 2; round++) {
       const response = envelope({ albumList2: { album: [asId3()] }, albumList: { album: [asChild()] } });
       expectSameJson(response);
-      expect(toJson(response)).toContain('"title":"Album"');
+      expect(toJson(response).toString()).toContain('"title":"Album"');
     }
     const marksOnly = () => markCached({ starred: new Date(1), userRating: 5 }, 'artistID3', { rev: 1 });
     expectSameJson(envelope({ artist: [marksOnly(), marksOnly()], bare: markCached({}, 'indexArtist', { rev: 3 }) }));
+  });
+
+  it('mixed arrays keep JSON.stringify rules (undefined → null), and JSONP wraps the same bytes', () => {
+    const doc = { rev: 1, title: 'ĳ 夜曲 \ud83c\udfb5' };
+    const response = envelope({ list: [song(doc, {}), undefined, null, 3, 'x', new Date(0), [song(doc, { playCount: 2 })]], skip: undefined });
+    expectSameJson(response);
+    const json = toJson(response).toString();
+    expect(toJson(response, 'cb(', ');').toString()).toBe(`cb(${json});`);
   });
 });

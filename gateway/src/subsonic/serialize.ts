@@ -72,11 +72,12 @@ export function toXml(response: SubsonicResponse): string {
 }
 
 /**
- * Song, album and artist lists are most of what clients ask for, and `JSON.stringify` of 50 songs costs
- * more than the rest of such a request. An item marked by `markCached` is written from a cached JSON
- * text of everything but the caller's own marks, kept per source document, item shape and library
- * revision; the marks are appended. Anything unmarked (or copied from a marked item: the mark does not
- * survive a spread) goes through `JSON.stringify` as usual.
+ * Song, album and artist lists are most of what clients ask for, and `JSON.stringify` of 50 songs,
+ * then encoding that text to UTF-8, costs more than the rest of such a request. An item marked by
+ * `markCached` is written from cached UTF-8 bytes of everything but the caller's own marks, kept per
+ * source document, item shape and library revision; the marks are appended. Anything unmarked (or
+ * copied from a marked item: the mark does not survive a spread) goes through `JSON.stringify` as
+ * usual. The response is assembled as bytes: cached items are copied, never encoded again.
  */
 const CACHED: unique symbol = Symbol('tagsonic.cachedItem');
 /** The item fields that depend on who asks; everything else depends on the source document only. */
@@ -84,8 +85,10 @@ const USER_FIELDS = ['userRating', 'playCount', 'starred', 'played'] as const;
 
 interface ItemText {
   rev: unknown;
-  /** JSON of the item without the user fields and without the closing brace. */
-  head: string;
+  /** UTF-8 JSON of the item without the user fields and without the closing brace. */
+  head: Buffer;
+  /** The item has no field but user fields. */
+  empty: boolean;
 }
 
 /** What an item was built from: everything but its user fields follows from it and its revision. */
@@ -117,53 +120,113 @@ function markOf(value: object): Mark | undefined {
   return (value as { [CACHED]?: Mark })[CACHED];
 }
 
-function itemJson(item: Record<string, unknown>, mark: Mark): string {
+const isMarked = (v: unknown): boolean => v !== null && typeof v === 'object' && markOf(v) !== undefined;
+
+/** Collects a response as UTF-8: text is gathered and encoded in runs, cached bytes are appended as they are. */
+class Utf8Writer {
+  private readonly parts: Buffer[] = [];
+  private pending = '';
+  private size = 0;
+
+  text(s: string): void {
+    this.pending += s;
+  }
+
+  bytes(b: Buffer): void {
+    if (this.pending) this.flush();
+    this.parts.push(b);
+    this.size += b.length;
+  }
+
+  private flush(): void {
+    const b = Buffer.from(this.pending);
+    this.parts.push(b);
+    this.size += b.length;
+    this.pending = '';
+  }
+
+  finish(): Buffer {
+    if (this.pending || this.parts.length === 0) this.flush();
+    return this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
+  }
+}
+
+function writeItem(item: Record<string, unknown>, mark: Mark, out: Utf8Writer): void {
   let text = mark.texts.get(mark.source);
   if (!text || text.rev !== mark.source.rev) {
     const rest: Record<string, unknown> = { ...item };
     for (const key of USER_FIELDS) delete rest[key];
-    text = { rev: mark.source.rev, head: JSON.stringify(rest).slice(0, -1) };
+    const json = JSON.stringify(rest);
+    text = { rev: mark.source.rev, head: Buffer.from(json.slice(0, -1)), empty: json === '{}' };
     mark.texts.set(mark.source, text);
   }
-  let out = text.head;
+  out.bytes(text.head);
+  let tail = '';
+  let comma = !text.empty;
   for (const key of USER_FIELDS) {
     const v = item[key];
-    if (v !== undefined) out += `${out.length > 1 ? ',' : ''}"${key}":${JSON.stringify(v)}`;
+    if (v === undefined) continue;
+    tail += `${comma ? ',' : ''}"${key}":${JSON.stringify(v)}`;
+    comma = true;
   }
-  return `${out}}`;
+  out.text(`${tail}}`);
 }
 
-/** JSON text of a value, like `JSON.stringify`, using the item cache inside objects and arrays. */
-function jsonOf(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object' || value instanceof Date) return JSON.stringify(value);
+/** Writes a value as `JSON.stringify` would, using the item cache inside objects and arrays. */
+function writeJson(value: unknown, out: Utf8Writer): void {
+  if (value === null || typeof value !== 'object' || value instanceof Date) {
+    out.text(JSON.stringify(value) ?? 'null');
+    return;
+  }
   if (Array.isArray(value)) {
-    if (!value.some((v) => v !== null && typeof v === 'object' && markOf(v))) return JSON.stringify(value);
-    return `[${value.map((v) => jsonOf(v) ?? 'null').join(',')}]`;
+    if (!value.some(isMarked)) {
+      out.text(JSON.stringify(value));
+      return;
+    }
+    out.text('[');
+    value.forEach((v, i) => {
+      if (i > 0) out.text(',');
+      writeJson(v, out);
+    });
+    out.text(']');
+    return;
   }
   const mark = markOf(value);
-  if (mark) return itemJson(value as Record<string, unknown>, mark);
-  const parts: string[] = [];
-  for (const [key, v] of Object.entries(value)) {
-    const text = typeof v === 'function' || typeof v === 'symbol' ? undefined : jsonOf(v);
-    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+  if (mark) {
+    writeItem(value as Record<string, unknown>, mark, out);
+    return;
   }
-  return `{${parts.join(',')}}`;
+  out.text('{');
+  let first = true;
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    out.text(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    first = false;
+    writeJson(v, out);
+  }
+  out.text('}');
 }
 
-export function toJson(response: SubsonicResponse): string {
+/** The UTF-8 JSON of a response, optionally wrapped (JSONP). */
+export function toJson(response: SubsonicResponse, prefix = '', suffix = ''): Buffer {
   // Dates serialise through Date#toJSON (ISO 8601); lone surrogates are escaped by JSON.stringify.
-  return `{"subsonic-response":${jsonOf(response)}}`;
+  const out = new Utf8Writer();
+  out.text(`${prefix}{"subsonic-response":`);
+  writeJson(response, out);
+  out.text(`}${suffix}`);
+  return out.finish();
 }
 
 /** A JSONP callback must be a plain (dotted) JavaScript name: anything else could inject script. */
 export const JSONP_CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 
-export function serialize(response: SubsonicResponse, format: Format, callback?: string): { contentType: string; body: string } {
+/** The response as UTF-8 bytes: a string body would be measured (Content-Length) and then encoded again. */
+export function serialize(response: SubsonicResponse, format: Format, callback?: string): { contentType: string; body: Buffer } {
   if (format === 'json') return { contentType: 'application/json; charset=utf-8', body: toJson(response) };
   if (format === 'jsonp' && callback !== undefined && JSONP_CALLBACK.test(callback)) {
-    return { contentType: 'application/javascript; charset=utf-8', body: `${callback}(${toJson(response)});` };
+    return { contentType: 'application/javascript; charset=utf-8', body: toJson(response, `${callback}(`, ');') };
   }
-  return { contentType: 'text/xml; charset=utf-8', body: toXml(response) };
+  return { contentType: 'text/xml; charset=utf-8', body: Buffer.from(toXml(response)) };
 }
 
 /** The format a request asked for; an unknown `f` falls back to XML like the reference server. */
