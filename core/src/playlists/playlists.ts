@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { conflict, forbidden, invalid, notFound } from '../errors/errors.ts';
+import { ExpiringMap } from '../expiring-map.ts';
 import { newId } from '../ids.ts';
 import type { Library, SongView, TrackDoc } from '../library/index.ts';
 import { fold } from '../library/text.ts';
@@ -102,6 +103,11 @@ export class Playlists {
   private readonly library: Library;
   private readonly roots: MediaRoots;
   private readonly lyricsCache = new Map<string, string>();
+  /**
+   * Excluded track ids per user, for 2 s (random lists ask on every request): dropped at once on this
+   * process's playlist writes, at most 2 s behind another gateway's.
+   */
+  private readonly excluded = new ExpiringMap<string, Promise<Set<string>>>(2_000, 1_000);
 
   constructor(deps: { store: Store; library: Library; roots: MediaRoots }) {
     this.coll = deps.store.collection<StoredPlaylist>(PLAYLISTS_COLLECTION);
@@ -176,11 +182,14 @@ export class Playlists {
    * Track ids on the actor's filter lists (playlists marked "exclude"): random lists and smart
    * playlists leave them out.
    */
-  async excludedTrackIds(userId: string): Promise<Set<string>> {
-    const docs = await this.coll.find({ ownerId: userId, exclude: true });
-    const out = new Set<string>();
-    for (const d of docs) for (const id of d.trackIds) out.add(id);
-    return out;
+  excludedTrackIds(userId: string): Promise<Set<string>> {
+    let ids = this.excluded.get(userId);
+    if (!ids) {
+      ids = this.coll.find({ ownerId: userId, exclude: true }).then((docs) => new Set(docs.flatMap((d) => d.trackIds)));
+      ids.catch(() => this.excluded.delete(userId));
+      this.excluded.set(userId, ids);
+    }
+    return ids;
   }
 
   // ---------------------------------------------------------------- writes
@@ -241,6 +250,7 @@ export class Playlists {
       version: 1,
     };
     await this.coll.insertOne(doc);
+    this.excluded.clear();
     return this.get(doc._id, actor);
   }
 
@@ -273,6 +283,7 @@ export class Playlists {
   async delete(actor: Actor, id: string): Promise<void> {
     const doc = await this.owned(id, actor);
     await this.coll.deleteOne({ _id: doc._id });
+    this.excluded.clear();
   }
 
   /** The spec's updatePlaylistOrder: move one entry from `oldIndex` to `newIndex` (0-based). */
@@ -552,6 +563,7 @@ export class Playlists {
       next.version = version + 1;
       next.updatedAt = new Date();
       const r = await this.coll.replaceOne({ _id: id, version }, next);
+      this.excluded.clear();
       if (r.matchedCount === 1) return;
     }
     throw conflict('TAGSONIC_ERR_PLAYLIST_BUSY', 'The playlist is being changed by someone else; try again.');
