@@ -32,20 +32,32 @@ const port: MessagePort = parentPort;
 let outbox: ReadReply[] = [];
 let transfer: ArrayBuffer[] = [];
 let flushScheduled = false;
+/**
+ * Replies leave at the latest when the event loop turns, and earlier once this many are ready: files
+ * in the page cache parse synchronously one after another, and a thread that answered only when all
+ * of its files were done would then sit idle until the pool's next batch arrived (a fifth of its time).
+ */
+const EARLY_FLUSH = 8;
 
-/** Sends every reply finished in this turn of the event loop as one message. */
+function flush(): void {
+  if (outbox.length === 0) return;
+  const replies = outbox;
+  const buffers = transfer;
+  outbox = [];
+  transfer = [];
+  port.postMessage({ replies } satisfies ReplyBatch, buffers);
+}
+
+/** Queues a reply; see EARLY_FLUSH. */
 function send(reply: ReadReply, buffers: ArrayBuffer[] = []): void {
   outbox.push(reply);
   transfer.push(...buffers);
+  if (outbox.length >= EARLY_FLUSH) flush();
   if (flushScheduled) return;
   flushScheduled = true;
   setImmediate(() => {
     flushScheduled = false;
-    const replies = outbox;
-    const buffers = transfer;
-    outbox = [];
-    transfer = [];
-    port.postMessage({ replies } satisfies ReplyBatch, buffers);
+    flush();
   });
 }
 
