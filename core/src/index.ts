@@ -1,1 +1,2 @@
 export { newId } from './ids.ts';
+export { hiddenSlot, type HiddenSlot } from './hidden-slot.ts';

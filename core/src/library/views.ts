@@ -3,6 +3,7 @@
  * after Subsonic/OpenSubsonic so the gateway maps them field by field. Dates stay Date objects;
  * durations are seconds (fractional: the gateway rounds for Subsonic's integer `duration`).
  */
+import { hiddenSlot } from '../hidden-slot.ts';
 import type { AlbumDoc, AnnotationDoc, ArtistDoc, ReplayGain, TrackDoc } from './model.ts';
 
 export interface IdName {
@@ -107,23 +108,21 @@ export const marksOf = (a: AnnotationDoc | undefined): UserMarks => {
 const idNames = (ids: readonly string[], names: readonly string[]): IdName[] => ids.map((id, i) => ({ id, name: names[i] ?? '' }));
 
 /**
- * A song, album or artist view built here carries the document it was built from under this key (not
- * enumerable: spreads and JSON leave it out). Everything in the view but the user's marks derives from
- * that document, so a serializer may cache what it makes of the rest per document and revision.
+ * A song, album or artist view built here remembers the document it was built from in a hidden slot
+ * (spreads and JSON leave it out). Everything in the view but the user's marks derives from that
+ * document, so a serializer may cache what it makes of the rest per document and revision.
  */
-export const VIEW_SOURCE: unique symbol = Symbol('tagsonic.viewSource');
+const viewSources = hiddenSlot<TrackDoc | AlbumDoc | ArtistDoc>();
 
-type Sourced<V, D> = V & { [VIEW_SOURCE]?: D };
-
-/** The document a view came from, if this module built it and nothing copied it since. */
+/** The document a view came from, if this module built it (a copy of the view has none). */
 export function viewSource(view: SongView): TrackDoc | undefined;
 export function viewSource(view: AlbumView): AlbumDoc | undefined;
 export function viewSource(view: ArtistView): ArtistDoc | undefined;
 export function viewSource(view: SongView | AlbumView | ArtistView): TrackDoc | AlbumDoc | ArtistDoc | undefined {
-  return (view as Sourced<typeof view, TrackDoc | AlbumDoc | ArtistDoc>)[VIEW_SOURCE];
+  return viewSources.get(view);
 }
 
-const sourced = <V extends object, D>(view: V, doc: D): Sourced<V, D> => Object.defineProperty(view, VIEW_SOURCE, { value: doc });
+const sourced = <V extends object>(view: V, doc: TrackDoc | AlbumDoc | ArtistDoc): V => viewSources.set(view, doc);
 
 export function songView(t: TrackDoc, marks: UserMarks): SongView {
   return sourced(songFields(t, marks), t);
@@ -170,7 +169,7 @@ function songFields(t: TrackDoc, marks: UserMarks): SongView {
 }
 
 export function albumView(a: AlbumDoc, marks: UserMarks): AlbumView {
-  return sourced<AlbumView, AlbumDoc>({
+  return sourced<AlbumView>({
     id: a._id,
     name: a.name,
     artist: a.artist,
@@ -194,7 +193,7 @@ export function albumView(a: AlbumDoc, marks: UserMarks): AlbumView {
 }
 
 export function artistView(a: ArtistDoc, index: string, marks: UserMarks): ArtistView {
-  return sourced<ArtistView, ArtistDoc>({
+  return sourced<ArtistView>({
     id: a._id,
     name: a.name,
     albumCount: a.albumCount,

@@ -3,6 +3,7 @@
  * JSONP (`f=jsonp&callback=name`). The model is the same tree for all three; this file holds the
  * only XML rules that are not "scalar = attribute, object/array = element, `value` = text".
  */
+import { hiddenSlot } from '@tagsonic/core';
 import type { SubsonicResponse } from './model.ts';
 
 export type Format = 'xml' | 'json' | 'jsonp';
@@ -79,7 +80,6 @@ export function toXml(response: SubsonicResponse): string {
  * copied from a marked item: the mark does not survive a spread) goes through `JSON.stringify` as
  * usual. The response is assembled as bytes: cached items are copied, never encoded again.
  */
-const CACHED: unique symbol = Symbol('tagsonic.cachedItem');
 /** The item fields that depend on who asks; everything else depends on the source document only. */
 const USER_FIELDS = ['userRating', 'playCount', 'starred', 'played'] as const;
 
@@ -112,13 +112,14 @@ interface Mark {
   texts: WeakMap<ItemSource, ItemText>;
 }
 
+/** Marks live in a hidden slot: a copy of an item is not marked. */
+const marks = hiddenSlot<Mark>();
+
 export function markCached<T extends object>(item: T, shape: ItemShape, source: ItemSource): T {
-  return Object.defineProperty(item, CACHED, { value: { source, texts: texts[shape] } satisfies Mark });
+  return marks.set(item, { source, texts: texts[shape] });
 }
 
-function markOf(value: object): Mark | undefined {
-  return (value as { [CACHED]?: Mark })[CACHED];
-}
+const markOf = (value: object): Mark | undefined => marks.get(value);
 
 const isMarked = (v: unknown): boolean => v !== null && typeof v === 'object' && markOf(v) !== undefined;
 
