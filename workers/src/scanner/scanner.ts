@@ -178,11 +178,11 @@ export class Scanner {
     return { lrcPath: lrcFor(walk.dirs, file.path), folderCover: folderCoverFor(walk.dirs, file.dir) };
   }
 
-  /** Walks the roots and compares them with the catalogue. Reads no file. */
-  private async plan(rootNames: readonly string[] | undefined, full: boolean): Promise<Plan> {
+  /** Walks the roots and compares them with the catalogue. Reads no file (`onFile` may). */
+  private async plan(rootNames: readonly string[] | undefined, full: boolean, onFile?: (file: FoundFile) => void): Promise<Plan> {
     const roots = this.selectRoots(rootNames);
     await this.deps.catalog.sync();
-    const walk = await walkRoots(roots);
+    const walk = await walkRoots(roots, onFile);
     const scanned = new Set(roots.map((r) => r.name));
     const existing = new Map<string, TrackDoc>();
     for (const t of this.deps.catalog.tracks.values()) if (scanned.has(t.root)) existing.set(t.path, t);
@@ -289,9 +289,23 @@ export class Scanner {
     try {
       await report(true);
       // A first or full scan reads everything: start the reader threads now, so that loading their
-      // modules overlaps the walk instead of following it.
-      if (full || this.deps.catalog.tracks.size === 0) pool = startPool();
-      const plan = await this.plan(options.roots, full);
+      // modules overlaps the walk instead of following it; and when the catalogue is empty every file
+      // found will be read, so reading starts as the walk finds them. (A file the plan then skips, a
+      // known failure, is read for nothing; its result is dropped.)
+      const early = new Map<string, Promise<ReadResult>>();
+      let onFile: ((file: FoundFile) => void) | undefined;
+      if (full || this.deps.catalog.tracks.size === 0) {
+        const reader = (pool = startPool());
+        if (this.deps.catalog.tracks.size === 0) {
+          onFile = (file) => {
+            if (early.has(file.path)) return;
+            const read = reader.read(file.path);
+            read.catch(() => undefined);
+            early.set(file.path, read);
+          };
+        }
+      }
+      const plan = await this.plan(options.roots, full, onFile);
       timings.walk = Date.now() - started;
       progress.found = plan.walk.files.length;
       progress.toRead = plan.toRead.length;
@@ -326,7 +340,7 @@ export class Scanner {
           plan.toRead.map(async ({ file, existing }) => {
             let read: ReadResult;
             try {
-              read = await readFile(file.path);
+              read = await (early.get(file.path) ?? readFile(file.path));
             } catch (e) {
               if (!isTagsonicError(e) || e.kind === 'unavailable') throw e;
               failed.push({ path: file.path, code: e.code, message: e.message });

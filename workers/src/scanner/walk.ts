@@ -55,7 +55,8 @@ const coverRank = (name: string): number => {
 /** Folders read at once: enough to keep the disk busy without flooding libuv's thread pool. */
 const DIR_CONCURRENCY = 8;
 
-export async function walkRoots(roots: readonly MediaRoot[]): Promise<WalkResult> {
+/** `onFile` hears of each audio file as soon as it is found (a first scan starts reading during the walk). */
+export async function walkRoots(roots: readonly MediaRoot[], onFile?: (file: FoundFile) => void): Promise<WalkResult> {
   const result: WalkResult = { files: [], dirs: new Map(), errors: [] };
   const pending: Array<{ dir: string; root: MediaRoot }> = roots.map((root) => ({ dir: root.dir, root }));
   const visit = async (dir: string, root: MediaRoot): Promise<void> => {
@@ -106,7 +107,7 @@ export async function walkRoots(roots: readonly MediaRoot[]): Promise<WalkResult
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') result.errors.push({ path: full, message: (e as Error).message });
         continue;
       }
-      result.files.push({
+      const file: FoundFile = {
         path: full,
         root: root.name,
         relPath: prefix + name,
@@ -115,7 +116,9 @@ export async function walkRoots(roots: readonly MediaRoot[]): Promise<WalkResult
         mtimeMs: st.mtimeMs,
         ino: st.ino,
         suffix: name.slice(name.lastIndexOf('.') + 1).toLowerCase(),
-      });
+      };
+      result.files.push(file);
+      onFile?.(file);
     }
   };
   let active = 0;
