@@ -4,10 +4,10 @@
  *   track  24 hex (newId)          album  `al-` + 20 hex          artist  `ar-` + 20 hex
  *   folder `fo-` + 20 hex           music folder (root)  1, 2, 3 … (Subsonic wants integers)
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { fold } from './text.ts';
 
-const digest = (text: string): string => createHash('sha1').update(text).digest('hex').slice(0, 20);
+const digest = (text: string): string => hash('sha1', text).slice(0, 20);
 
 export const artistIdFor = (name: string): string => `ar-${digest(fold(name))}`;
 

@@ -2,7 +2,7 @@
  * Cover facts without decoding the picture: type from the magic bytes, dimensions from the header,
  * sha256 of the exact bytes (what the journal and undo compare).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ArtworkInfo } from './model.ts';
 
 export interface ImageHeader {
@@ -11,7 +11,7 @@ export interface ImageHeader {
   height: number;
 }
 
-export const sha256Hex = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
+export const sha256Hex = (data: Uint8Array): string => hash('sha256', data);
 
 /** The image type and size read from its header; `null` when the bytes are not a known image type. */
 export function sniffImage(data: Uint8Array): ImageHeader | null {

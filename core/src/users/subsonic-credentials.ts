@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Collection, Store } from '../store/port.ts';
 import { newId } from '../ids.ts';
 import { ExpiringMap } from '../expiring-map.ts';
@@ -237,8 +237,8 @@ export class SubsonicCredentials {
 const LAST_USED_PRECISION_MS = 60_000;
 
 const isSealed = (v: unknown): v is EncryptedSecret => typeof v === 'object' && v !== null && typeof (v as EncryptedSecret).box === 'string';
-const md5 = (s: string) => createHash('md5').update(s, 'utf8').digest('hex');
-const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+const md5 = (s: string) => hash('md5', s);
+const sha256 = (s: string) => hash('sha256', s);
 const info = (d: ApiKeyDoc): ApiKeyInfo => ({ id: d._id, name: d.name, prefix: d.prefix, createdAt: d.createdAt, lastUsedAt: d.lastUsedAt });
 
 function safeEqual(a: string, b: string): boolean {

@@ -2,7 +2,7 @@
  * Turns what the tag engine read from one file into a track document (before album assignment,
  * which depends on the file's siblings: see `assignAlbums`).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import path from 'node:path';
 import type { ReadResult } from '@tagsonic/core/tags';
 import {
@@ -88,7 +88,7 @@ export function fingerprint(read: ReadResult): string {
     audio.sampleRate,
     audio.channels,
   ]);
-  return createHash('sha1').update(payload).digest('hex').slice(0, 20);
+  return hash('sha1', payload).slice(0, 20);
 }
 
 /**
