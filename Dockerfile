@@ -13,7 +13,7 @@ COPY cli/package.json cli/
 COPY test/package.json test/
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
-ENV TAGSONIC_HOME=/app NODE_ENV=production
+ENV TAGSONIC_HOME=/app NODE_ENV=production NODE_COMPILE_CACHE=/tmp/tagsonic-node-compile-cache
 EXPOSE 8002
 ENTRYPOINT ["node", "--no-node-snapshot", "--max-semi-space-size=8", "cli/src/main.ts"]
 CMD ["start"]

@@ -1,2 +1,3 @@
 export { newId } from './ids.ts';
 export { hiddenSlot, type HiddenSlot } from './hidden-slot.ts';
+export { defaultCompileCacheDir, workerEnv } from './compile-cache.ts';

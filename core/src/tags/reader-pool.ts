@@ -6,6 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
+import { workerEnv } from '../compile-cache.ts';
 import { TagsonicError } from '../errors/index.ts';
 import type { ReadOptions, ReadResult } from './model.ts';
 import type { ReadBatch, ReadReply, ReadRequest, ReplyBatch } from './reader-worker.ts';
@@ -62,7 +63,7 @@ export function createTagReaderPool(options: TagReaderPoolOptions = {}): TagRead
   const spawn = (): Slot => {
     // execArgv: [] — the parent's flags (e.g. --no-node-snapshot) are not all valid in a worker. A larger
     // young generation: parsing makes short-lived garbage only, and fewer scavenges cut a scan's CPU ~5 %.
-    const slot: Slot = { worker: new Worker(WORKER_URL, { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }), jobs: new Map() };
+    const slot: Slot = { worker: new Worker(WORKER_URL, { execArgv: [], env: workerEnv(), resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }), jobs: new Map() };
     slot.worker.on('message', (batch: ReplyBatch) => {
       for (const reply of batch.replies) settle(slot, reply);
       pump();

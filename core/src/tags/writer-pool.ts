@@ -7,6 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
+import { workerEnv } from '../compile-cache.ts';
 import { TagsonicError } from '../errors/index.ts';
 import type { TagEdit, TagSnapshot } from './model.ts';
 import type { PrepareRequest, Prepared, VerifyRequest } from './write-steps.ts';
@@ -74,7 +75,7 @@ export function createTagWriterPool(options: TagWriterPoolOptions = {}): TagWrit
 
   const spawn = (): Slot => {
     // execArgv: [] — the parent's flags (e.g. --no-node-snapshot) are not all valid in a worker.
-    const slot: Slot = { worker: new Worker(WORKER_URL, { execArgv: [] }), writes: new Set(), calls: new Map(), dead: false };
+    const slot: Slot = { worker: new Worker(WORKER_URL, { execArgv: [], env: workerEnv() }), writes: new Set(), calls: new Map(), dead: false };
     slot.worker.on('message', (reply: WriterReply) => {
       const call = slot.calls.get(reply.id);
       if (!call) return;
