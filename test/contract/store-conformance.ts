@@ -269,6 +269,32 @@ export function storeConformance(name: string, open: () => Promise<Store>): void
         expect(await c.findOneAndUpdate({ key: 'none' }, { $inc: { n: 1 } })).toBeNull();
       });
 
+      it('dropIndex removes an index and its constraint; other indexes and queries go on', async () => {
+        const c = await fresh<Doc>('dropidx');
+        await c.createIndexes([{ keys: { path: 1 }, unique: true }, { keys: { album: 1 } }]);
+        await c.insertMany([
+          { _id: 'a', path: '/a', album: 'x' },
+          { _id: 'b', path: '/b', album: 'x' },
+        ]);
+        await expect(c.insertOne({ _id: 'c', path: '/a', album: 'y' })).rejects.toEqual(code(DUPLICATE));
+        await c.dropIndex('path_1');
+        await c.dropIndex('path_1');
+        await c.dropIndex('no_such_index');
+        // The unique constraint went with the index; lookups by path still answer (by scanning).
+        await c.insertOne({ _id: 'c', path: '/a', album: 'y' });
+        expect((await c.find({ path: '/a' }, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['a', 'c']);
+        expect((await c.find({ album: 'x' }, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['a', 'b']);
+        // Created again, it indexes what is there now (and refuses the duplicate it finds).
+        await expect(c.createIndexes([{ keys: { path: 1 }, unique: true }])).rejects.toEqual(code(DUPLICATE));
+        await c.deleteOne({ _id: 'c' });
+        await c.updateOne({ _id: 'a' }, { $set: { path: '/z' } });
+        await c.createIndexes([{ keys: { path: 1 }, unique: true }]);
+        // Nothing of the dropped index is left to answer for it: "/a" is nobody's path any more.
+        expect(await c.find({ path: '/a' })).toEqual([]);
+        expect((await c.find({ path: { $gte: '/a' } }, { sort: { path: -1 } })).map((d) => d._id)).toEqual(['a', 'b']);
+        await expect(c.insertOne({ _id: 'd', path: '/b' })).rejects.toEqual(code(DUPLICATE));
+      });
+
       it('concurrent upserts of one key with a unique index create one document', async () => {
         const c = await fresh('upsertrace');
         await c.createIndexes([{ keys: { path: 1 }, unique: true }]);

@@ -92,6 +92,8 @@ export interface Collection<T extends Doc = Doc> {
   bulkWrite(operations: readonly BulkOperation<T>[]): Promise<BulkWriteResult>;
   aggregate<R = Record<string, unknown>>(pipeline: Pipeline): Promise<R[]>;
   createIndexes(specs: readonly IndexSpec[]): Promise<void>;
+  /** Removes the index of that name (as `createIndexes` named it); nothing when there is none. */
+  dropIndex(name: string): Promise<void>;
 }
 
 export interface StoreHealth {

@@ -26,7 +26,7 @@ import { runPipeline, type AggregationHost } from './aggregation.ts';
 import type { EmbeddedEngine } from './engine.ts';
 import { countDocs, distinctFromIndex, findDocs, matchingDocs, newStats, project, type ExecStats } from './query-exec.ts';
 import { assertOperatorUpdate } from '../update-rules.ts';
-import { createIndexes, deleteDocs, insertDocs, replaceDoc, updateDocs, type UpdateOutcome } from './write-ops.ts';
+import { createIndexes, deleteDocs, dropIndex, insertDocs, replaceDoc, updateDocs, type UpdateOutcome } from './write-ops.ts';
 
 export interface EmbeddedCollection<T extends Doc = Doc> extends Collection<T> {
   /** Runs a find and reports the plan and how many index keys and documents it examined. */
@@ -197,6 +197,10 @@ export class EmbeddedCollectionImpl<T extends Doc = Doc> implements EmbeddedColl
   async createIndexes(specs: readonly IndexSpec[]): Promise<void> {
     if (!Array.isArray(specs)) throw invalidQueryError('createIndexes needs an array of index specifications.');
     await this.engine.write(() => createIndexes(this.engine, this.view(), specs));
+  }
+
+  async dropIndex(name: string): Promise<void> {
+    await this.engine.write(() => dropIndex(this.engine, this.view(), name));
   }
 }
 

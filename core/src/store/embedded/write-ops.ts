@@ -271,6 +271,16 @@ export function createIndexes(engine: EmbeddedEngine, view: WriteView, specs: re
   }
 }
 
+export function dropIndex(engine: EmbeddedEngine, view: WriteView, name: string): void {
+  const def = view.meta.indexes.find((d) => d.name === name);
+  if (!def) return;
+  // Every key of an index starts with its number: one range holds all of its entries.
+  const keys = [...view.index.getKeys({ start: Buffer.from([def.no]), end: Buffer.from([def.no + 1]) })];
+  for (const key of keys) void view.index.remove(key);
+  view.meta.indexes = view.meta.indexes.filter((d) => d !== def);
+  engine.writeMeta(view.name, view.meta);
+}
+
 export function dropAll(engine: EmbeddedEngine, view: WriteView): void {
   // Removing entries (instead of dropping the databases) keeps handles other processes hold valid and
   // keeps the shared msgpack structures they may still encode with.

@@ -58,6 +58,7 @@ const DUPLICATE_KEY = new Set([11000, 11001]);
 const IMMUTABLE_FIELD = 66;
 const INDEX_CONFLICT = new Set([85, 86]);
 const NAMESPACE_NOT_FOUND = 26;
+const INDEX_NOT_FOUND = 27;
 
 /** Translates a driver error in one place; `writing` picks the error for malformed requests. */
 function translate(e: unknown, collection: string, writing: boolean): unknown {
@@ -257,6 +258,18 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
           ...(s.sparse ? { sparse: true } : {}),
         })),
       );
+    });
+  }
+
+  dropIndex(name: string): Promise<void> {
+    return this.run(true, async () => {
+      try {
+        await this.coll.dropIndex(name);
+      } catch (e) {
+        // No such collection, or no such index: nothing to drop.
+        if (e instanceof MongoServerError && (e.code === NAMESPACE_NOT_FOUND || e.code === INDEX_NOT_FOUND)) return;
+        throw e;
+      }
     });
   }
 }
