@@ -98,6 +98,24 @@ describe('audio facts', () => {
   });
 });
 
+describe('length of a whole song in Ogg (music-metadata stops before the last page)', () => {
+  it.each([
+    ['vorbis', 'ogg', ['-c:a', 'libvorbis', '-q:a', '2']],
+    ['opus', 'opus', ['-c:a', 'libopus', '-b:a', '96k']],
+  ] as const)('%s: 60 s from the last page, with a bit rate', async (_codec, ext, codec) => {
+    const file = path.join(dir, `long-song.${ext}`);
+    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'anoisesrc=d=60:a=0.1:r=48000', ...codec, '-metadata', 'title=Long', file]);
+    const { audio, tags } = await readTags(file);
+    expect(tags.fields.title).toBe('Long');
+    expect(Math.abs(audio.duration - 60)).toBeLessThan(0.05);
+    expect(audio.bitRate).toBeGreaterThan(20);
+    // A cut-off file has no end page of its stream left: still read, and no made-up length.
+    const cut = path.join(dir, `long-song-cut.${ext}`);
+    await writeFile(cut, (await readFile(file)).subarray(0, 4096));
+    expect((await readTags(cut)).audio.duration).toBeLessThan(1);
+  });
+});
+
 describe('covers attached by ffmpeg', () => {
   let cover: Uint8Array;
   beforeAll(async () => {

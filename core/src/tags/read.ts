@@ -23,6 +23,7 @@ import { ALBUM_TYPE_JOINER, MULTI_VALUE_JOINER, NUMERIC_FIELDS, TAG_MAPPING, par
 import { artworkInfo } from './image-info.ts';
 import { TAG_ERRORS, TagsonicError, fsError, invalid, unsupported } from './errors.ts';
 import { BlockFileTokenizer, NotRegularFile, openAsync, openForReader, type FileAccess } from './file-tokenizer.ts';
+import { oggDuration } from './ogg-duration.ts';
 import { isOggVorbisOrOpus, oggPictures, type ReadAt } from './ogg-pictures.ts';
 
 /** Parsing gives up after this long: music-metadata has had hangs on hostile ASF/MP4 files (NOTES.md). */
@@ -104,10 +105,21 @@ export async function inspectFile(path: string, timeoutMs = DEFAULT_READ_TIMEOUT
   }
 }
 
-/** Ogg covers come from `oggPictures` (see there why); everything else from music-metadata. */
+/**
+ * Ogg covers come from `oggPictures` and, when music-metadata stopped before the last page, the length
+ * from `oggDuration` (see there why); everything else from music-metadata.
+ */
 async function parseWith(readAt: ReadAt, parse: (skipCovers: boolean) => Promise<IAudioMetadata>, size: number, path: string): Promise<Inspection> {
   const ogg = await isOggVorbisOrOpus(readAt);
-  const meta = await parse(ogg);
+  let meta = await parse(ogg);
+  if (ogg && !(meta.format.duration! > 0)) {
+    const duration = await oggDuration(readAt, size);
+    if (duration !== null) {
+      // Opus headers carry no bit rate: the average over the file.
+      const bitrate = meta.format.bitrate! > 0 || duration === 0 ? meta.format.bitrate : (size * 8) / duration;
+      meta = { ...meta, format: { ...meta.format, duration, bitrate } };
+    }
+  }
   return describe(meta, size, path, ogg ? await oggPictures(readAt) : undefined);
 }
 
