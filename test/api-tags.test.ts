@@ -186,6 +186,30 @@ describe('POST /apimt/update_id3/', () => {
     expect((await stat(other)).isFile()).toBe(true);
   });
 
+  it('undoing the task of a rename gives the file its name (and .lrc) and its tags back', async () => {
+    const file = await scratch('赵长青/爱情里的青春/01 再见远方.mp3');
+    const lrc = file.replace(/\.mp3$/, '.lrc');
+    await copyFile(path.join(lib, '赵长青/爱情里的青春/01 再见远方.lrc'), lrc);
+    const before = (await probeTags(file)).title;
+    const res = expectOk(await save([{ file_full_path: file, filename: 'Renamed', title: 'Changed' }]));
+    const renamed = res.data.items[0].path;
+    expect(path.basename(renamed)).toBe('Renamed.mp3');
+    expect((await probeTags(renamed)).title).toBe('Changed');
+    const undone = expectOk(await call(h.app, s, 'POST', '/apimt/undo/', { task_id: res.data.task_id }));
+    // Newest first: the tag write (under the new name), then the move.
+    expect(undone.data).toMatchObject({ undone: 2, failed: 0 });
+    expect(undone.data.items.map((it: { path: string }) => path.basename(it.path))).toEqual(['Renamed.mp3', 'Renamed.mp3']);
+    expect(undone.data.items.every((it: { undo_write_id: string | null }) => typeof it.undo_write_id === 'string')).toBe(true);
+    await expect(stat(renamed)).rejects.toThrow();
+    expect((await probeTags(file)).title).toBe(before);
+    expect((await stat(lrc)).isFile()).toBe(true);
+    // The move back is journaled too, and the move itself cannot be undone twice.
+    const moveId = undone.data.items[1].write_id;
+    expectError(await call(h.app, s, 'POST', '/apimt/undo/', { write_id: moveId }), 409, 'TAGSONIC_ERR_TAGS_ALREADY_UNDONE');
+    expectOk(await call(h.app, s, 'POST', '/apimt/undo/', { write_id: undone.data.items[1].undo_write_id }));
+    expect((await stat(renamed)).isFile()).toBe(true);
+  });
+
   it('refuses bad payloads, paths outside the roots and unauthenticated calls', async () => {
     const file = await scratch('Unsorted/track01.mp3');
     expectError(await save([]), 400, 'TAGSONIC_ERR_HTTP_INVALID');

@@ -12,3 +12,4 @@ export { createTagWriterPool, type TagWriterPool, type TagWriterPoolOptions, typ
 export { cleanupTempFiles, cleanupTempFilesUnder } from './temp-files.ts';
 export { createTagJournal, TAG_JOURNAL_COLLECTION, type TagJournal, type JournalEntry, type JournalState, type RecoveryReport } from './journal.ts';
 export { undoWrite, undoTask, type UndoOptions, type UndoTaskItem, type UndoTaskReport } from './undo.ts';
+export { moveTrack, type MoveResult } from './move.ts';

@@ -6,7 +6,7 @@
  *
  * Entry life: pending (written before the rename) → committed (after it) → undoing → undone; or
  * failed. A crash between the rename and the commit leaves `pending`; `recover()` settles it by
- * reading the file.
+ * reading the file (for a move: by which of the two names exists).
  */
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,11 +24,16 @@ export const TAG_JOURNAL_COLLECTION = 'tag_journal';
 
 export type JournalState = 'pending' | 'committed' | 'undoing' | 'undone' | 'failed';
 
-/** What the safe write records when it begins. */
+/** What the safe write (or a move, see move.ts) records when it begins. */
 export interface NewJournalEntry {
   /** The write id (`newId()`). */
   _id: string;
+  /** A tag write (absent, for entries from before moves were journaled) or a rename/move of the file. */
+  kind?: 'tags' | 'move';
+  /** The file; for a move, where it went. */
   path: string;
+  /** A move's origin. */
+  from?: string;
   format: string;
   actor: string;
   taskId: string | null;
@@ -214,6 +219,17 @@ class StoreTagJournal implements TagJournal {
     const dirs = new Set<string>();
     for (const entry of await entries.find({ state: 'pending' }, { sort: { at: 1, _id: 1 } })) {
       dirs.add(path.dirname(entry.path));
+      if (entry.kind === 'move') {
+        // The move happened when the file is at its new name and no longer at the old one.
+        if ((await present(entry.path)) && !(await present(entry.from!))) {
+          await this.commit(entry._id);
+          report.committed.push(entry._id);
+        } else {
+          await this.fail(entry._id, 'the move did not happen before a crash');
+          report.failed.push(entry._id);
+        }
+        continue;
+      }
       const current = await snapshotOrNull(entry.path);
       if (current && diffSnapshots(entry.after, current).length === 0) {
         await this.commit(entry._id);
@@ -226,8 +242,11 @@ class StoreTagJournal implements TagJournal {
     }
     for (const entry of await entries.find({ state: 'undoing' }, { sort: { at: 1, _id: 1 } })) {
       dirs.add(path.dirname(entry.path));
-      const current = await snapshotOrNull(entry.path);
-      if (current && diffSnapshots(entry.before, current).length === 0) {
+      const restored =
+        entry.kind === 'move'
+          ? (await present(entry.from!)) && !(await present(entry.path))
+          : await snapshotOrNull(entry.path).then((current) => current !== null && diffSnapshots(entry.before, current).length === 0);
+      if (restored) {
         const undo = await entries.findOne({ undoOf: entry._id, state: 'committed' }, { sort: { at: -1 } });
         await this.finishUndo(entry._id, undo?._id ?? null);
         report.undone.push(entry._id);
@@ -250,6 +269,11 @@ class StoreTagJournal implements TagJournal {
     }
   }
 }
+
+const present = (filePath: string): Promise<boolean> => stat(filePath).then(
+  () => true,
+  () => false,
+);
 
 async function snapshotOrNull(filePath: string): Promise<TagSnapshot | null> {
   try {

@@ -1,6 +1,8 @@
 /**
  * Undo: restore a write's before-state (fields, individual artists/genres and the exact cover bytes)
- * through the same safe write, itself journaled with `undoOf`. Undo restores what a reader sees (the
+ * through the same safe write, itself journaled with `undoOf`; a journaled move goes back to its old
+ * name (move.ts). A task's entries are undone newest first, so a file renamed and then edited gets
+ * its tags back under the new name and then its old name. Undo restores what a reader sees (the
  * snapshot), not the byte layout of the old tag.
  */
 import { isTagsonicError } from '../errors/index.ts';
@@ -8,6 +10,7 @@ import type { TagEdit } from './model.ts';
 import { inspectFile } from './read.ts';
 import { diffSnapshots, editTowards } from './edit.ts';
 import { safeWriteTags, type WriteContext, type WriteResult } from './safe-write.ts';
+import { undoMove } from './move.ts';
 import { TAG_ERRORS, conflict } from './errors.ts';
 
 export interface UndoOptions {
@@ -19,6 +22,11 @@ export async function undoWrite(writeId: string, context: WriteContext, options:
   const journal = context.journal;
   const entry = await journal.claimForUndo(writeId);
   try {
+    if (entry.kind === 'move') {
+      const moved = await undoMove(entry, context);
+      await journal.finishUndo(writeId, moved.writeId);
+      return moved;
+    }
     const current = (await inspectFile(entry.path)).tags;
     const drift = diffSnapshots(entry.after, current);
     if (drift.length > 0 && !options.force) {

@@ -101,10 +101,12 @@ export class Tasks {
     subject: string;
     items: Array<{ path: string | null; payload: Record<string, unknown> }>;
     extra?: string;
+    /** The task's id when the caller needed it before creating it (e.g. to journal work done first). */
+    id?: string;
   }): Promise<TaskDoc> {
     const now = new Date();
     const task: TaskDoc = {
-      _id: newId(),
+      _id: input.id ?? newId(),
       kind: input.kind,
       action: input.action,
       actor: input.actor,

@@ -41,7 +41,11 @@ export async function undoRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
         report = await undoTask(task_id!, context, { force });
       }
       for (const item of report.items) {
-        if (item.status === 'undone') await ctx.bus.publish(SUBJECTS.trackUpdated, { path: item.path, writeId: item.result?.writeId ?? null, undoOf: item.writeId });
+        if (item.status !== 'undone') continue;
+        // An undone move: the file is back at its old name, and so is its scrape state.
+        const movedFrom = item.result && 'movedFrom' in item.result ? (item.result.movedFrom as string) : null;
+        if (movedFrom) await ctx.fileStates.move(movedFrom, item.result!.path);
+        await ctx.bus.publish(SUBJECTS.trackUpdated, { path: item.result?.path ?? item.path, writeId: item.result?.writeId ?? null, undoOf: item.writeId });
       }
       const data = {
         undone: report.undone,
@@ -52,7 +56,7 @@ export async function undoRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
           path: it.path,
           status: it.status,
           error: it.error?.message ?? it.note ?? null,
-          undo_write_id: it.result && (it.result.changed.length > 0 || it.result.artworkChanged) ? it.result.writeId : null,
+          undo_write_id: it.result && (it.result.changed.length > 0 || it.result.artworkChanged || 'movedFrom' in it.result) ? it.result.writeId : null,
         })),
       };
       if (report.items.length > 0 && report.failed === report.items.length) {

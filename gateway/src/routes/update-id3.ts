@@ -1,10 +1,11 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { EDITABLE_FIELDS, readArtwork, readTags, sniffImage, type ReadResult, type TagValues } from '@tagsonic/core/tags';
+import { newId } from '@tagsonic/core';
+import { EDITABLE_FIELDS, moveTrack, readArtwork, readTags, sniffImage, type ReadResult, type TagValues } from '@tagsonic/core/tags';
 import { SUBJECTS, type TaskProgress } from '@tagsonic/core/tasks';
 import { TagsonicError, invalid } from '@tagsonic/core/errors';
-import { readFolderCover, readLyricsFile, renameTarget, renameTrack, toJpeg, writeFolderCover, writeLyricsFile } from '@tagsonic/core/files';
+import { readFolderCover, readLyricsFile, renameTarget, toJpeg, writeFolderCover, writeLyricsFile } from '@tagsonic/core/files';
 import { CLEAR_PLACEHOLDER, hasVariables, renderTemplate, templateVariables } from '@tagsonic/core/templates';
 import { ok } from '../envelope.ts';
 import { requireUser } from '../auth.ts';
@@ -65,9 +66,11 @@ export async function updateId3Routes(app: FastifyInstance, ctx: Ctx): Promise<v
         plans.push(plan);
       }
       const renamedFrom = new Map<Plan, string>();
+      // Renames are journaled in the task (undoing it gives the files their names back).
+      const taskId = newId();
       for (const plan of plans) {
         if (!plan.renameTo) continue;
-        await renameTrack(plan.path, plan.renameTo);
+        await moveTrack(plan.path, plan.renameTo, { journal: ctx.journal, actor: request.user.username, taskId, reason: 'rename' });
         await ctx.fileStates.move(plan.path, plan.renameTo);
         renamedFrom.set(plan, plan.path);
         plan.path = plan.renameTo;
@@ -75,6 +78,7 @@ export async function updateId3Routes(app: FastifyInstance, ctx: Ctx): Promise<v
 
       const done = waitForTask(ctx, WAIT_MS);
       const task = await ctx.tasks.create({
+        id: taskId,
         kind: 'tags.write',
         action: '手动修改',
         actor: request.user.username,

@@ -1,0 +1,61 @@
+/**
+ * Renaming or moving an audio file (with its `.lrc`), journaled like a tag write so that it is undone
+ * with its task or on its own: journal `pending` → rename without replacing anything → fsync of the
+ * folders → `committed`. The entry keeps the file's tags (before = after) and its two names; undo moves
+ * it back through the same protocol, journaled with `undoOf`.
+ */
+import path from 'node:path';
+import { exists, renameTrack } from '../files/side-files.ts';
+import { newId } from '../ids.ts';
+import { TAG_ERRORS, conflict } from './errors.ts';
+import { fsyncDir, type JournalEntry } from './journal.ts';
+import { inspectFile } from './read.ts';
+import type { WriteContext, WriteResult } from './safe-write.ts';
+
+/** A move's result in the shape of a write's: no field changed, `movedFrom` says where it came from. */
+export interface MoveResult extends WriteResult {
+  movedFrom: string;
+}
+
+export async function moveTrack(from: string, to: string, context: WriteContext): Promise<MoveResult> {
+  const { format, tags } = await inspectFile(from);
+  const writeId = newId();
+  await context.journal.begin({
+    _id: writeId,
+    kind: 'move',
+    path: to,
+    from,
+    format,
+    actor: context.actor,
+    taskId: context.taskId ?? null,
+    reason: context.reason ?? null,
+    undoOf: context.undoOf ?? null,
+    at: new Date().toISOString(),
+    before: tags,
+    after: tags,
+    changed: [],
+    artworkChanged: false,
+  });
+  try {
+    await renameTrack(from, to);
+  } catch (err) {
+    await context.journal.fail(writeId, err instanceof Error ? err.message : String(err)).catch(() => undefined);
+    throw err;
+  }
+  await fsyncDir(path.dirname(to));
+  if (path.dirname(from) !== path.dirname(to)) await fsyncDir(path.dirname(from));
+  await context.journal.commit(writeId);
+  return { writeId, path: to, before: tags, after: tags, changed: [], artworkChanged: false, movedFrom: from };
+}
+
+/** Moves a file back to where a journaled move took it from; `entry` is claimed for undo by the caller. */
+export async function undoMove(entry: JournalEntry, context: WriteContext): Promise<MoveResult> {
+  const from = entry.from!;
+  if (!(await exists(entry.path))) {
+    throw conflict(TAG_ERRORS.UNDO_CONFLICT, `${entry.path} is no longer there, so move ${entry._id} cannot be undone.`, { writeId: entry._id, path: entry.path });
+  }
+  if (await exists(from)) {
+    throw conflict(TAG_ERRORS.UNDO_CONFLICT, `${path.basename(from)} exists again in its folder; move ${entry._id} is not undone over it.`, { writeId: entry._id, path: from });
+  }
+  return moveTrack(entry.path, from, { ...context, undoOf: entry._id, reason: context.reason ?? `undo of ${entry._id}` });
+}
