@@ -45,6 +45,8 @@ const PROFILES: Record<string, FormatProfile> = {
   wv: { format: 'wv', readFamilies: ['ape', 'id3v1'], writeFamily: 'ape', artwork: 'none' },
   mpc: { format: 'mpc', readFamilies: ['ape', 'id3v1'], writeFamily: 'ape', artwork: 'none' },
   dsf: { format: 'dsf', readFamilies: ['id3v2'], writeFamily: 'id3v2', artwork: 'none' },
+  // Raw AAC (ADTS) carries at most an ID3 tag in front, which TagLib cannot write: indexed and played, not edited.
+  aac: { format: 'aac', readFamilies: ['id3v2', 'ape', 'id3v1'], writeFamily: null, artwork: 'none' },
 };
 
 export function profileOf(format: AudioFormat): FormatProfile | null {
@@ -100,6 +102,7 @@ export function formatOf(fmt: IFormat): AudioFormat | null {
   if (container === 'wavpack') return 'wv';
   if (container.startsWith('musepack')) return 'mpc';
   if (container === 'dsf') return 'dsf';
+  if (container.startsWith('adts')) return 'aac';
   return null;
 }
 

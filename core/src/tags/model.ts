@@ -79,6 +79,7 @@ export type AudioFormat =
   | 'dsf'
   | 'spx'
   | 'oga'
+  | 'aac'
   | (string & {});
 
 export interface AudioInfo {

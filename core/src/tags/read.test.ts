@@ -116,6 +116,33 @@ describe('length of a whole song in Ogg (music-metadata stops before the last pa
   });
 });
 
+describe('formats outside the editing set', () => {
+  it('WMA written by ffmpeg (Author in both ASF objects) reads one artist', async () => {
+    const file = path.join(dir, 'two-objects.wma');
+    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'anoisesrc=d=3:a=0.1', '-c:a', 'wmav2', '-metadata', 'title=标题', '-metadata', 'artist=周杰伦', file]);
+    const { tags, audio } = await readTags(file);
+    expect(audio.format).toBe('wma');
+    expect(tags.fields.title).toBe('标题');
+    expect(tags.fields.artist).toBe('周杰伦');
+    expect(tags.artists).toEqual(['周杰伦']);
+  });
+
+  it('raw AAC (ADTS) is read — its ID3 tag, a length from the bit rate — and refused for writing', async () => {
+    const file = path.join(dir, 'raw.aac');
+    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'anoisesrc=d=30:a=0.1:r=44100', '-c:a', 'aac', '-b:a', '128k', '-write_id3v2', '1', '-metadata', 'title=原始 AAC', '-f', 'adts', file]);
+    const { audio, tags } = await readTags(file);
+    expect(audio).toMatchObject({ format: 'aac', lossless: false });
+    expect(tags.fields.title).toBe('原始 AAC');
+    expect(Math.abs(audio.duration - 30)).toBeLessThan(3);
+    const { journal, close } = await openJournal(path.join(dir, 'aac-journal'));
+    try {
+      await expect(safeWriteTags(file, { fields: { title: 'x' } }, { journal, actor: 'test' })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_TAGS_UNSUPPORTED_FORMAT' });
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('covers attached by ffmpeg', () => {
   let cover: Uint8Array;
   beforeAll(async () => {

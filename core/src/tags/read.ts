@@ -120,6 +120,10 @@ async function parseWith(readAt: ReadAt, parse: (skipCovers: boolean) => Promise
       meta = { ...meta, format: { ...meta.format, duration, bitrate } };
     }
   }
+  // Raw AAC has no header with the length: estimated from the bit rate of its first frames, as for CBR MP3.
+  if (!(meta.format.duration! > 0) && meta.format.bitrate! > 0 && (meta.format.container ?? '').toLowerCase().startsWith('adts')) {
+    meta = { ...meta, format: { ...meta.format, duration: (size * 8) / meta.format.bitrate! } };
+  }
   return describe(meta, size, path, ogg ? await oggPictures(readAt) : undefined);
 }
 
@@ -258,7 +262,10 @@ function textValues(index: NativeIndex, family: TagFamily, key: MappedKey): stri
     const values: string[] = [];
     for (const v of raw) {
       const text = textOf(v, key, family);
-      if (text !== null && text !== '') values.push(text);
+      if (text === null || text === '') continue;
+      // ASF keeps Title, Author, Copyright… in two objects, and ffmpeg fills both: one value, not two.
+      if (family === 'asf' && values.includes(text)) continue;
+      values.push(text);
     }
     if (values.length > 0) return values;
   }
