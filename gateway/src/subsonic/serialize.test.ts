@@ -4,7 +4,7 @@
  * document's revision and is kept apart per item shape.
  */
 import { describe, expect, it } from 'vitest';
-import { markCached, toJson } from './serialize.ts';
+import { itemCacheBytes, markCached, toJson } from './serialize.ts';
 import type { SubsonicResponse } from './model.ts';
 
 const envelope = (body: Record<string, unknown>) => ({ status: 'ok', version: '1.16.1', type: 'tagsonic', serverVersion: '2.4.3', openSubsonic: true, ...body }) as unknown as SubsonicResponse;
@@ -84,5 +84,19 @@ describe('JSON item cache', () => {
     expectSameJson(response);
     const json = toJson(response).toString();
     expect(toJson(response, 'cb(', ');').toString()).toBe(`cb(${json});`);
+  });
+
+  it('the caches stay within their budget and answer the same after starting over', () => {
+    const docs = Array.from({ length: 40_000 }, (_, i) => ({ rev: 1, title: `${i} ${'x'.repeat(1000)}` }));
+    let peak = 0;
+    for (let i = 0; i < docs.length; i += 2_000) {
+      const response = envelope({ randomSongs: { song: docs.slice(i, i + 2_000).map((d) => song(d, { playCount: i })) } });
+      if (i % 10_000 === 0) expectSameJson(response);
+      else toJson(response);
+      peak = Math.max(peak, itemCacheBytes());
+    }
+    expect(peak).toBeLessThanOrEqual(32 * 1024 * 1024);
+    expect(peak).toBeGreaterThan(16 * 1024 * 1024);
+    expectSameJson(envelope({ song: [song(docs[0]!, {}), song(docs[39_999]!, { starred: new Date(1) })] }));
   });
 });

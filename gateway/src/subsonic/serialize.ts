@@ -99,13 +99,35 @@ export interface ItemSource {
 /** One cache per item shape: the same album document gives an `AlbumID3` and a folder-style `Child`. */
 export type ItemShape = 'song' | 'albumID3' | 'albumChild' | 'artistID3' | 'indexArtist';
 
-const texts: Record<ItemShape, WeakMap<ItemSource, ItemText>> = {
+const newTexts = (): Record<ItemShape, WeakMap<ItemSource, ItemText>> => ({
   song: new WeakMap(),
   albumID3: new WeakMap(),
   albumChild: new WeakMap(),
   artistID3: new WeakMap(),
   indexArtist: new WeakMap(),
-};
+});
+
+/**
+ * What the cached texts may hold in all: a client syncing a whole 100k-song library would otherwise
+ * leave ~1 KB per song behind. Past the budget the caches start over empty (the hot items come back
+ * at the next request that needs them).
+ */
+const CACHE_BUDGET_BYTES = 32 * 1024 * 1024;
+let texts = newTexts();
+let cachedBytes = 0;
+
+/** Bytes the item caches hold now (for tests and diagnostics). */
+export const itemCacheBytes = (): number => cachedBytes;
+
+function remember(mark: Mark, text: ItemText): void {
+  cachedBytes += text.head.length + 64;
+  if (cachedBytes > CACHE_BUDGET_BYTES) {
+    texts = newTexts();
+    cachedBytes = 0;
+    return;
+  }
+  mark.texts.set(mark.source, text);
+}
 
 interface Mark {
   source: ItemSource;
@@ -159,7 +181,7 @@ function writeItem(item: Record<string, unknown>, mark: Mark, out: Utf8Writer): 
     for (const key of USER_FIELDS) delete rest[key];
     const json = JSON.stringify(rest);
     text = { rev: mark.source.rev, head: Buffer.from(json.slice(0, -1)), empty: json === '{}' };
-    mark.texts.set(mark.source, text);
+    remember(mark, text);
   }
   out.bytes(text.head);
   let tail = '';
