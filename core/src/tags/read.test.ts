@@ -242,7 +242,9 @@ describe('what is not (readable) audio', () => {
 
 describe('music-metadata patch (patches/music-metadata+12.1.0.patch)', () => {
   // music-metadata 12.1 rebuilt upper-cased copies of its tag maps on every parse (a fifth of the CPU of
-  // a scan read); the patch builds them once. `npm ci` applies it (postinstall: patch-package).
+  // a scan read); the patch builds them once. It also adds `commonPicturesOnly`: mapping every native tag
+  // to a common one was another fifth of the parser's CPU, and we only use common pictures. `npm ci`
+  // applies it (postinstall: patch-package).
   it('builds the case-insensitive tag maps once, not per parse', async () => {
     const url = new URL('./common/CombinedTagMapper.js', import.meta.resolve('music-metadata'));
     const { CombinedTagMapper } = (await import(url.href)) as { CombinedTagMapper: new () => { tagMappers: Record<string, { tagMap: object }> } };
@@ -252,5 +254,19 @@ describe('music-metadata patch (patches/music-metadata+12.1.0.patch)', () => {
       expect(a[type]?.tagMap, type).toBeDefined();
       expect(a[type]!.tagMap, type).toBe(b[type]!.tagMap);
     }
+  });
+
+  it('commonPicturesOnly maps pictures to common tags and nothing else; native tags are all there', async () => {
+    const file = files['mp3-id3v24'];
+    const cover = await makeCover(dir, 'patch-cover', 'png', 8, 8);
+    const withCover = path.join(dir, 'patch-cover.mp3');
+    await run('ffmpeg', ['-v', 'error', '-y', '-i', file, '-i', path.join(dir, 'patch-cover.png'), '-map', '0:a', '-map', '1', '-c', 'copy', '-disposition:v', 'attached_pic', '-id3v2_version', '4', withCover]);
+    const full = await parseFile(withCover, { duration: false });
+    const lean = await parseFile(withCover, { duration: false, commonPicturesOnly: true } as never);
+    expect(full.common.title).toBe(FFMPEG_TAGS.title);
+    expect(lean.common.title).toBeUndefined();
+    expect(lean.common.picture?.[0]?.data).toEqual(cover);
+    expect(lean.native).toEqual(full.native);
+    expect(lean.format).toEqual(full.format);
   });
 });
