@@ -21,4 +21,23 @@ describe('ExpiringMap', () => {
     map.delete('c');
     expect(map.get('c')).toBeUndefined();
   });
+
+  it('getOrLoad loads once while fresh, and forgets a rejected promise but not a newer value', async () => {
+    const map = new ExpiringMap<string, Promise<number>>(60_000, 10);
+    let loads = 0;
+    const ok = () => map.getOrLoad('k', async () => ++loads);
+    expect(await ok()).toBe(1);
+    expect(await ok()).toBe(1);
+    const failing = map.getOrLoad('f', () => Promise.reject(new Error('store down')));
+    await expect(failing).rejects.toThrow('store down');
+    expect(map.get('f')).toBeUndefined();
+    // A rejection that lands after the key was set again leaves the newer value alone.
+    let fail!: (e: Error) => void;
+    const slow = map.getOrLoad('s', () => new Promise<number>((_, reject) => (fail = reject)));
+    map.delete('s');
+    const newer = map.getOrLoad('s', async () => 7);
+    fail(new Error('late'));
+    await expect(slow).rejects.toThrow('late');
+    expect(map.get('s')).toBe(newer);
+  });
 });

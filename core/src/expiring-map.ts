@@ -21,6 +21,23 @@ export class ExpiringMap<K, V> {
     return undefined;
   }
 
+  /**
+   * The fresh value for `key`, or else `load()`'s, remembered. A value that is a promise and rejects is
+   * forgotten (unless something newer replaced it meanwhile), so the next call loads again.
+   */
+  getOrLoad(key: K, load: () => V): V {
+    const hit = this.get(key);
+    if (hit !== undefined) return hit;
+    const value = load();
+    this.set(key, value);
+    if (value instanceof Promise) {
+      value.catch(() => {
+        if (this.#entries.get(key)?.value === value) this.#entries.delete(key);
+      });
+    }
+    return value;
+  }
+
   set(key: K, value: V): void {
     if (this.#entries.size >= this.#maxEntries && !this.#entries.has(key)) this.#entries.clear();
     this.#entries.set(key, { at: Date.now(), value });

@@ -65,15 +65,9 @@ export class Annotations {
 
   /** One user's annotations of one type, by item id (cached, see MARKS_TTL_MS). */
   private marksOf(userId: string, itemType: ItemType): Promise<Map<string, AnnotationDoc>> {
-    const key = `${userId}:${itemType}`;
-    const hit = this.marks.get(key);
-    if (hit) return hit;
-    const byItem = this.library.annotations.find({ userId, itemType }).then((docs) => new Map(docs.map((d) => [d.itemId, d])));
-    this.marks.set(key, byItem);
-    byItem.catch(() => {
-      if (this.marks.get(key) === byItem) this.marks.delete(key);
-    });
-    return byItem;
+    return this.marks.getOrLoad(`${userId}:${itemType}`, () =>
+      this.library.annotations.find({ userId, itemType }).then((docs) => new Map(docs.map((d) => [d.itemId, d]))),
+    );
   }
 
   private changed(userId: string, itemType: ItemType): void {

@@ -183,13 +183,7 @@ export class Playlists {
    * playlists leave them out.
    */
   excludedTrackIds(userId: string): Promise<Set<string>> {
-    let ids = this.excluded.get(userId);
-    if (!ids) {
-      ids = this.coll.find({ ownerId: userId, exclude: true }).then((docs) => new Set(docs.flatMap((d) => d.trackIds)));
-      ids.catch(() => this.excluded.delete(userId));
-      this.excluded.set(userId, ids);
-    }
-    return ids;
+    return this.excluded.getOrLoad(userId, () => this.coll.find({ ownerId: userId, exclude: true }).then((docs) => new Set(docs.flatMap((d) => d.trackIds))));
   }
 
   // ---------------------------------------------------------------- writes
