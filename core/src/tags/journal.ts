@@ -19,6 +19,7 @@ import { diffSnapshots } from './edit.ts';
 import { cleanupTempFiles } from './temp-files.ts';
 import { TAG_ERRORS, conflict, internal, notFound, unavailable } from './errors.ts';
 import { isTagsonicError } from '../errors/index.ts';
+import { exists } from '../files/side-files.ts';
 
 export const TAG_JOURNAL_COLLECTION = 'tag_journal';
 
@@ -221,7 +222,7 @@ class StoreTagJournal implements TagJournal {
       dirs.add(path.dirname(entry.path));
       if (entry.kind === 'move') {
         // The move happened when the file is at its new name and no longer at the old one.
-        if ((await present(entry.path)) && !(await present(entry.from!))) {
+        if ((await exists(entry.path)) && !(await exists(entry.from!))) {
           await this.commit(entry._id);
           report.committed.push(entry._id);
         } else {
@@ -244,7 +245,7 @@ class StoreTagJournal implements TagJournal {
       dirs.add(path.dirname(entry.path));
       const restored =
         entry.kind === 'move'
-          ? (await present(entry.from!)) && !(await present(entry.path))
+          ? (await exists(entry.from!)) && !(await exists(entry.path))
           : await snapshotOrNull(entry.path).then((current) => current !== null && diffSnapshots(entry.before, current).length === 0);
       if (restored) {
         const undo = await entries.findOne({ undoOf: entry._id, state: 'committed' }, { sort: { at: -1 } });
@@ -269,11 +270,6 @@ class StoreTagJournal implements TagJournal {
     }
   }
 }
-
-const present = (filePath: string): Promise<boolean> => stat(filePath).then(
-  () => true,
-  () => false,
-);
 
 async function snapshotOrNull(filePath: string): Promise<TagSnapshot | null> {
   try {
