@@ -12,7 +12,7 @@ import { fsyncDir, type JournalEntry } from './journal.ts';
 import { inspectFile } from './read.ts';
 import type { WriteContext, WriteResult } from './safe-write.ts';
 
-/** A move's result in the shape of a write's: no field changed, `movedFrom` says where it came from. */
+/** A move's result in the shape of a write's: no field changed, `movedFrom` always set. */
 export interface MoveResult extends WriteResult {
   movedFrom: string;
 }

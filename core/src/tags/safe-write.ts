@@ -44,6 +44,8 @@ export interface WriteResult {
   /** Editable fields whose value changed; empty for a no-op (nothing written, nothing journaled). */
   changed: TagField[];
   artworkChanged: boolean;
+  /** Set when the write moved the file instead (move.ts): where it came from; `path` is where it went. */
+  movedFrom?: string;
 }
 
 export interface SafeWriteOptions {

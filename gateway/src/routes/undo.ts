@@ -43,8 +43,7 @@ export async function undoRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
       for (const item of report.items) {
         if (item.status !== 'undone') continue;
         // An undone move: the file is back at its old name, and so is its scrape state.
-        const movedFrom = item.result && 'movedFrom' in item.result ? (item.result.movedFrom as string) : null;
-        if (movedFrom) await ctx.fileStates.move(movedFrom, item.result!.path);
+        if (item.result?.movedFrom) await ctx.fileStates.move(item.result.movedFrom, item.result.path);
         await ctx.bus.publish(SUBJECTS.trackUpdated, { path: item.result?.path ?? item.path, writeId: item.result?.writeId ?? null, undoOf: item.writeId });
       }
       const data = {
@@ -56,7 +55,7 @@ export async function undoRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
           path: it.path,
           status: it.status,
           error: it.error?.message ?? it.note ?? null,
-          undo_write_id: it.result && (it.result.changed.length > 0 || it.result.artworkChanged || 'movedFrom' in it.result) ? it.result.writeId : null,
+          undo_write_id: it.result && (it.result.changed.length > 0 || it.result.artworkChanged || it.result.movedFrom !== undefined) ? it.result.writeId : null,
         })),
       };
       if (report.items.length > 0 && report.failed === report.items.length) {
