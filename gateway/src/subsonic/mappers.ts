@@ -21,10 +21,10 @@ function replayGain(song: SongView): ReplayGainBody {
 
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
 
-/** A song as a Subsonic `Child` (song lists, directories, playlists, queues, bookmarks, shares). */
 /** `item`, marked for the serializer's cache when the view still knows its source document. */
 const cached = <T extends object>(item: T, shape: ItemShape, source: ItemSource | undefined): T => (source ? markCached(item, shape, source) : item);
 
+/** A song as a Subsonic `Child` (song lists, directories, playlists, queues, bookmarks, shares). */
 export function child(song: SongView): Child {
   return cached(songChild(song), 'song', viewSource(song));
 }

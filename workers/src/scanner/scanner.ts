@@ -294,9 +294,10 @@ export class Scanner {
       // known failure, is read for nothing; its result is dropped.)
       const early = new Map<string, Promise<ReadResult>>();
       let onFile: ((file: FoundFile) => void) | undefined;
-      if (full || this.deps.catalog.tracks.size === 0) {
+      const firstScan = this.deps.catalog.tracks.size === 0;
+      if (full || firstScan) {
         const reader = (pool = startPool());
-        if (this.deps.catalog.tracks.size === 0) {
+        if (firstScan) {
           onFile = (file) => {
             if (early.has(file.path)) return;
             const read = reader.read(file.path);
