@@ -200,6 +200,8 @@ export class EmbeddedCollectionImpl<T extends Doc = Doc> implements EmbeddedColl
   }
 
   async dropIndex(name: string): Promise<void> {
+    // Usually asked at every start for an index long gone: no write transaction (and fsync) for nothing.
+    if (!this.engine.read(() => this.engine.readMeta(this.name)).indexes.some((d) => d.name === name)) return;
     await this.engine.write(() => dropIndex(this.engine, this.view(), name));
   }
 }
