@@ -52,6 +52,27 @@ describe('BlockFileTokenizer tokens', () => {
     });
   }
 
+  it('a parse after another one reads only its own file (blocks are reused)', async () => {
+    // Many short files of different bytes, each read to its end after the one before was closed.
+    for (let k = 0; k < 20; k++) {
+      const size = 70_000 + k * 977; // two blocks, the second short
+      const other = path.join(dir, `short-${k}.bin`);
+      await writeFile(other, new Uint8Array(size).fill(k + 1));
+      const tokenizer = new BlockFileTokenizer(await openForReader(other), other);
+      try {
+        const tail = new Uint8Array(4096);
+        const got = await tokenizer.peekBuffer(tail, { position: size - 1000, mayBeLess: true });
+        expect(got).toBe(1000);
+        expect(tail.subarray(0, got).every((b) => b === k + 1)).toBe(true);
+        expect(tail.subarray(got).every((b) => b === 0)).toBe(true);
+        const head = await tokenizer.readToken(new Token.Uint8ArrayType(800), 0);
+        expect(head.every((b) => b === k + 1)).toBe(true);
+      } finally {
+        await tokenizer.close();
+      }
+    }
+  });
+
   it('keeps strtok3 errors: past the end, and a bad position', async () => {
     const tokenizer = new BlockFileTokenizer(await openAsync(file), file);
     try {

@@ -17,6 +17,12 @@ const BLOCK = 64 * 1024;
 const DIRECT = 4 * BLOCK;
 /** Upper bound on what one parse keeps in memory. */
 const MAX_BLOCKS = 64;
+/**
+ * Blocks of finished parses, for the next ones: a new 64 KiB buffer is allocated and zero-filled, and a
+ * scan parses thousands of files, most of them needing one or two blocks.
+ */
+const freeBlocks: ArrayBuffer[] = [];
+const MAX_FREE_BLOCKS = 64;
 
 /** An open regular file. */
 export interface FileAccess {
@@ -169,6 +175,7 @@ export class BlockFileTokenizer extends AbstractTokenizer {
   }
 
   override async closeOnce(): Promise<void> {
+    this.#releaseBlocks();
     await this.#file.close();
     await super.closeOnce();
   }
@@ -192,12 +199,18 @@ export class BlockFileTokenizer extends AbstractTokenizer {
   }
 
   async #block(index: number): Promise<Uint8Array> {
-    if (this.#blocks.size >= MAX_BLOCKS) this.#blocks.clear();
-    const buffer = new Uint8Array(Math.min(BLOCK, this.fileInfo.size - index * BLOCK));
+    if (this.#blocks.size >= MAX_BLOCKS) this.#releaseBlocks();
+    const buffer = new Uint8Array(freeBlocks.pop() ?? new ArrayBuffer(BLOCK), 0, Math.min(BLOCK, this.fileInfo.size - index * BLOCK));
     const got = await this.#readAt(buffer, 0, buffer.length, index * BLOCK);
     const block = buffer.subarray(0, got);
     this.#blocks.set(index, block);
     return block;
+  }
+
+  /** Blocks never leave the tokenizer (`#copy` copies out of them), so another parse may have them. */
+  #releaseBlocks(): void {
+    for (const block of this.#blocks.values()) if (freeBlocks.length < MAX_FREE_BLOCKS) freeBlocks.push(block.buffer as ArrayBuffer);
+    this.#blocks.clear();
   }
 
   async #readAt(target: Uint8Array, offset: number, length: number, position: number): Promise<number> {
