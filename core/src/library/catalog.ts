@@ -6,6 +6,7 @@
  * copy. Derived structures are rebuilt lazily, once per revision.
  */
 import path from 'node:path';
+import { flatCopy } from '../memoize.ts';
 import type { Collection } from '../store/port.ts';
 import type { LibraryChanges, LibraryStore } from './library-store.ts';
 import type { AlbumDoc, ArtistDoc, GenreDoc, TrackDoc } from './model.ts';
@@ -75,7 +76,10 @@ export function orderKey(name: string): string {
 }
 
 const INTERNED_TRACK_FIELDS = ['album', 'albumArtist', 'albumArtistTag', 'artist', 'genre', 'suffix', 'contentType', 'codec', 'root', 'folderId', 'language', 'folderCover', 'composer', 'lyricist', 'albumId', 'comment'] as const;
-/** Strings unique to a track: copied flat (see `flat`). */
+/**
+ * Strings unique to a track: copied flat. The store's decoder hands out slices of one string per
+ * document, and keeping a slice of each would keep every document's whole text alive.
+ */
 const FLAT_TRACK_FIELDS = ['_id', 'path', 'title', 'fp', 'lrcPath'] as const;
 const INTERNED_LIST_FIELDS = ['artists', 'artistIds', 'albumArtists', 'albumArtistIds', 'albumArtistsTag', 'genres', 'missing'] as const;
 /** Shared and never mutated: the catalogue's documents are read-only. */
@@ -194,7 +198,7 @@ export class Catalog {
     const rec = t as Record<string, unknown>;
     for (const f of FLAT_TRACK_FIELDS) {
       const v = rec[f];
-      if (typeof v === 'string') rec[f] = flat(v);
+      if (typeof v === 'string') rec[f] = flatCopy(v);
     }
     for (const f of INTERNED_TRACK_FIELDS) {
       const v = rec[f];
@@ -214,7 +218,7 @@ export class Catalog {
   private intern(v: string): string {
     const s = this.strings.get(v);
     if (s !== undefined) return s;
-    const copy = flat(v);
+    const copy = flatCopy(v);
     this.strings.set(copy, copy);
     return copy;
   }
@@ -371,12 +375,6 @@ export class Catalog {
   }
 }
 
-/**
- * A flat copy of a string. The store's decoder hands out slices of one string per document, and a
- * slice keeps its whole parent alive: keeping only a few fields of each document would otherwise keep
- * every document's strings.
- */
-const flat = (s: string): string => (s.length === 0 ? s : (JSON.parse(JSON.stringify(s)) as string));
 
 const LOAD_BATCH = 2000;
 

@@ -21,7 +21,17 @@ type TrackInput = Pick<
   '_id' | 'album' | 'artist' | 'artists' | 'albumArtistTag' | 'albumArtistsTag' | 'compilationTag' | 'folderId' | 'missing'
 >;
 
-const isVarious = (name: string): boolean => fold(name) === fold(VARIOUS_ARTISTS);
+const VARIOUS_FOLDED = fold(VARIOUS_ARTISTS);
+
+/** `fold`, remembered for one derivation: a library names the same albums and artists on every track. */
+function foldOnce(): (text: string) => string {
+  const folded = new Map<string, string>();
+  return (text) => {
+    let f = folded.get(text);
+    if (f === undefined) folded.set(text, (f = fold(text)));
+    return f;
+  };
+}
 
 /**
  * Album key rules: the album artist tag; else "Various Artists" for compilations and for a folder
@@ -30,16 +40,26 @@ const isVarious = (name: string): boolean => fold(name) === fold(VARIOUS_ARTISTS
  */
 export function assignAlbums(tracks: Iterable<TrackInput>): Map<string, AlbumAssignment> {
   const list = [...tracks];
+  const folded = foldOnce();
   // Per (folder, album name): do untagged tracks name more than one artist?
   const mixed = new Map<string, Set<string>>();
-  const groupKey = (t: TrackInput) => `${t.folderId}\u0000${fold(t.album)}`;
+  const groupKey = (t: TrackInput) => `${t.folderId}\u0000${folded(t.album)}`;
   for (const t of list) {
     if (t.albumArtistTag || t.compilationTag || t.missing.includes('album')) continue;
     const key = groupKey(t);
     let set = mixed.get(key);
     if (!set) mixed.set(key, (set = new Set()));
-    set.add(fold(t.artist));
+    set.add(folded(t.artist));
   }
+  // Album ids by album artist, then album name, as given (ids hash the folded names).
+  const albumIds = new Map<string, Map<string, string>>();
+  const albumIdOf = (albumArtist: string, album: string): string => {
+    let byName = albumIds.get(albumArtist);
+    if (!byName) albumIds.set(albumArtist, (byName = new Map()));
+    let id = byName.get(album);
+    if (id === undefined) byName.set(album, (id = albumIdFor(albumArtist, album)));
+    return id;
+  };
   const out = new Map<string, AlbumAssignment>();
   for (const t of list) {
     let albumArtist: string;
@@ -54,12 +74,12 @@ export function assignAlbums(tracks: Iterable<TrackInput>): Map<string, AlbumAss
       albumArtist = t.artist;
       albumArtists = t.artists.length > 0 ? t.artists : [t.artist];
     }
-    const compilation = t.compilationTag || isVarious(albumArtist);
+    const compilation = t.compilationTag || folded(albumArtist) === VARIOUS_FOLDED;
     out.set(t._id, {
       albumArtist,
       albumArtists,
       albumArtistIds: albumArtists.map(artistIdFor),
-      albumId: albumIdFor(albumArtist, t.album || UNKNOWN_ALBUM),
+      albumId: albumIdOf(albumArtist, t.album || UNKNOWN_ALBUM),
       compilation,
     });
   }
@@ -107,6 +127,7 @@ export function aggregate(tracks: Iterable<TrackDoc>): Aggregates {
     return a;
   };
   const genreSongs = new Map<string, { name: string; songs: number; albums: Set<string> }>();
+  const folded = foldOnce();
 
   for (const [albumId, list] of byAlbum) {
     list.sort(compareTrackOrder);
@@ -140,7 +161,7 @@ export function aggregate(tracks: Iterable<TrackDoc>): Aggregates {
         if (!t.artistIds.includes(id)) a.genres.push(...t.genres);
       });
       for (const g of t.genres) {
-        const key = fold(g);
+        const key = folded(g);
         let acc = genreSongs.get(key);
         if (!acc) genreSongs.set(key, (acc = { name: g, songs: 0, albums: new Set() }));
         acc.songs++;

@@ -5,17 +5,19 @@
  *   folder `fo-` + 20 hex           music folder (root)  1, 2, 3 … (Subsonic wants integers)
  */
 import { hash } from 'node:crypto';
+import { memoize } from '../memoize.ts';
 import { fold } from './text.ts';
 
 const digest = (text: string): string => hash('sha1', text).slice(0, 20);
 
-export const artistIdFor = (name: string): string => `ar-${digest(fold(name))}`;
+/** Remembered: a scan asks for the same few hundred names for every track. */
+export const artistIdFor: (name: string) => string = memoize((name) => `ar-${digest(fold(name))}`);
 
 /** Album key: folded album artist + folded album name. */
 export const albumIdFor = (albumArtist: string, album: string): string => `al-${digest(`${fold(albumArtist)}\u0000${fold(album)}`)}`;
 
 /** Folder ids hash the absolute path (case kept: file systems are case-sensitive). */
-export const folderIdFor = (absoluteDir: string): string => `fo-${digest(absoluteDir)}`;
+export const folderIdFor: (absoluteDir: string) => string = memoize((absoluteDir) => `fo-${digest(absoluteDir)}`);
 
 export type LibraryIdKind = 'track' | 'album' | 'artist' | 'folder' | 'musicFolder';
 

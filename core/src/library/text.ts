@@ -2,6 +2,7 @@
  * Text rules of the library: folding for search and keys, artist and genre splitting, sort names
  * without articles, and index letters (pinyin initials for Chinese names).
  */
+import { memoize } from '../memoize.ts';
 
 /**
  * Folds text for comparison: NFKC (full-width → half-width, compatibility forms), lower case, and
@@ -34,6 +35,11 @@ const BRACKETED_FEAT = /\s*[(\[（]\s*((?:feat\.?|ft\.|featuring)\s[^)\]）]*)[)
  * duplicates (case-insensitively). "A feat. B / C" → ["A", "B", "C"].
  */
 export function splitArtists(display: string): string[] {
+  return [...splitArtistsOnce(display)];
+}
+
+/** Remembered (a scan splits the same display strings for every track); callers get a copy. */
+const splitArtistsOnce = memoize((display: string): readonly string[] => {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const raw of display.replace(BRACKETED_FEAT, ' $1').split(ARTIST_SEPARATORS)) {
@@ -45,7 +51,7 @@ export function splitArtists(display: string): string[] {
     out.push(name);
   }
   return out;
-}
+});
 
 /** Genre values may hold several genres: "Rock; Pop", "Rock, Pop", "Rock/Pop". "&" stays (R&B, Drum & Bass). */
 const GENRE_SEPARATORS = /\s*[;,/、，；]\s*/u;
