@@ -80,6 +80,9 @@ describe('BlockFileTokenizer tokens', () => {
       await expect(tokenizer.peekToken(new Token.Uint8ArrayType(10_000), SIZE - 10)).rejects.toBeInstanceOf(EndOfStreamError);
       expect(tokenizer.position).toBe(0);
       await expect(tokenizer.readToken(Token.UINT32_BE, -1)).rejects.toBeInstanceOf(RangeError);
+      await tokenizer.peekToken(Token.UINT32_BE, 0); // the first block is in memory now
+      await expect(tokenizer.readToken(Token.UINT32_BE, 1.5)).rejects.toBeInstanceOf(RangeError);
+      await expect(tokenizer.readBuffer(new Uint8Array(4), { position: 2.5 })).rejects.toBeInstanceOf(RangeError);
     } finally {
       await tokenizer.close();
     }

@@ -58,7 +58,7 @@ function tokenBytes(length: number): Uint8Array {
 /** A token `tokenBytes` serves: small, and wholly inside the file (anything else takes strtok3's checks). */
 
 const isSmallToken = (length: number, position: number, size: number): boolean =>
-  Number.isInteger(length) && length >= 0 && length <= SMALL_TOKEN && position + length <= size;
+  Number.isInteger(length) && length >= 0 && length <= SMALL_TOKEN && Number.isInteger(position) && position >= 0 && position + length <= size;
 
 /** The file is not a regular file (a folder, a FIFO…); it has been closed again. */
 export class NotRegularFile extends Error {}
@@ -147,7 +147,7 @@ export class BlockFileTokenizer extends AbstractTokenizer {
   override async readBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
     const o = this.normalizeOptions(target, options);
     this.position = o.position;
-    const n = await this.#copy(target, o.position, o.length);
+    const n = this.#inMemory(target, o.position, o.length) ?? (await this.#copy(target, o.position, o.length));
     this.position += n;
     if (!o.mayBeLess && n < o.length) throw new EndOfStreamError();
     return n;
@@ -155,7 +155,7 @@ export class BlockFileTokenizer extends AbstractTokenizer {
 
   override async peekBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
     const o = this.normalizeOptions(target, options);
-    const n = await this.#copy(target, o.position, o.length);
+    const n = this.#inMemory(target, o.position, o.length) ?? (await this.#copy(target, o.position, o.length));
     if (!o.mayBeLess && n < o.length) throw new EndOfStreamError();
     return n;
   }
@@ -163,14 +163,15 @@ export class BlockFileTokenizer extends AbstractTokenizer {
   override async readToken<V>(token: IGetToken<V>, position = this.position): Promise<V> {
     if (!isSmallToken(token.len, position, this.fileInfo.size)) return super.readToken(token, position);
     const bytes = tokenBytes(token.len);
-    await this.readBuffer(bytes, { position });
+    if (this.#inMemory(bytes, position, token.len) !== null) this.position = position + token.len;
+    else await this.readBuffer(bytes, { position });
     return token.get(bytes, 0);
   }
 
   override async peekToken<V>(token: IGetToken<V>, position = this.position): Promise<V> {
     if (!isSmallToken(token.len, position, this.fileInfo.size)) return super.peekToken(token, position);
     const bytes = tokenBytes(token.len);
-    await this.peekBuffer(bytes, { position });
+    if (this.#inMemory(bytes, position, token.len) === null) await this.peekBuffer(bytes, { position });
     return token.get(bytes, 0);
   }
 
@@ -180,22 +181,46 @@ export class BlockFileTokenizer extends AbstractTokenizer {
     await super.closeOnce();
   }
 
+  /**
+   * Most reads are of bytes already in memory: they are copied without a promise, which would cost
+   * more than the copy. The bytes copied (fewer only at the end of the file), or null when some are
+   * not in memory (then nothing useful was copied; `#copy` does it all).
+   */
+  #inMemory(target: Uint8Array, position: number, length: number): number | null {
+    const end = Math.min(position + length, this.fileInfo.size);
+    if (end - position >= DIRECT) return null;
+    const n = this.#copyFromBlocks(target, 0, position, end);
+    return position + n >= end ? n : null;
+  }
+
+  /** Copies what the blocks in memory hold of [position, end) to `target` at `offset`; the bytes copied. */
+  #copyFromBlocks(target: Uint8Array, offset: number, position: number, end: number): number {
+    let n = 0;
+    while (position + n < end) {
+      const at = position + n;
+      const index = Math.floor(at / BLOCK);
+      const block = this.#blocks.get(index);
+      const from = at - index * BLOCK;
+      const take = block ? Math.min(block.length - from, end - at) : 0;
+      if (take <= 0) break;
+      target.set(block!.subarray(from, from + take), offset + n);
+      n += take;
+    }
+    return n;
+  }
+
   async #copy(target: Uint8Array, position: number, length: number): Promise<number> {
     const end = Math.min(position + length, this.fileInfo.size);
     if (end <= position) return 0;
     if (end - position >= DIRECT) return this.#readAt(target, 0, end - position, position);
     let n = 0;
-    while (position + n < end) {
-      const at = position + n;
-      const index = Math.floor(at / BLOCK);
-      const block = this.#blocks.get(index) ?? (await this.#block(index));
-      const offset = at - index * BLOCK;
-      const take = Math.min(block.length - offset, end - at);
-      if (take <= 0) break;
-      target.set(block.subarray(offset, offset + take), n);
-      n += take;
+    for (;;) {
+      n += this.#copyFromBlocks(target, n, position + n, end);
+      const index = Math.floor((position + n) / BLOCK);
+      // Done, or a block shorter than the file said (it shrank while being read).
+      if (position + n >= end || this.#blocks.has(index)) return n;
+      await this.#block(index);
     }
-    return n;
   }
 
   async #block(index: number): Promise<Uint8Array> {
