@@ -283,6 +283,14 @@ describe('music-metadata patch (patches/music-metadata+12.1.0.patch)', () => {
     expect(lines.filter((l) => /^\s*debug\(/.test(l))).toEqual(['            debug(`tag ${tagType}.${tagId} = ${value}`);']);
   });
 
+  it('imports each parser module once, not at every parse', async () => {
+    // A dynamic import() resolves its specifier at every call: 4 % of a parse. The loaders keep the class.
+    const lib = path.dirname(new URL(import.meta.resolve('music-metadata')).pathname);
+    const loaders = (await readdir(lib, { recursive: true })).filter((f) => f.endsWith('Loader.js'));
+    expect(loaders.length).toBeGreaterThanOrEqual(13);
+    for (const f of loaders) expect(await readFile(path.join(lib, f), 'utf8'), f).toMatch(/return \(loaded \?\?= \(await import\(/);
+  });
+
   it('stops at ID3v2 padding instead of parsing it as frames', async () => {
     // Taggers leave padding after the frames (TagLib 1 KiB); the parser read every 10 bytes of it as a
     // frame, with a warning each — a tenth of a scan's reading CPU.
