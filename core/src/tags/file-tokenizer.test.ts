@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { EndOfStreamError } from 'strtok3';
+import { EndOfStreamError, fromBuffer, type ITokenizer } from 'strtok3';
 import * as Token from 'token-types';
-import { BlockFileTokenizer, openAsync, openForReader } from './file-tokenizer.ts';
+import { BlockFileTokenizer, MemoryTokenizer, openAsync, openForReader } from './file-tokenizer.ts';
 import { tempDir } from './test-fixtures.ts';
 
 let dir: string;
@@ -108,5 +108,40 @@ describe('token-types patch (patches/token-types+6.2.0.patch)', () => {
     Token.UINT32_BE.put(c, 0, 0x01020304);
     expect([...c]).toEqual([1, 2, 3, 4]);
     expect(Token.UINT32_BE.get(c, 0)).toBe(0x01020304);
+  });
+});
+
+describe('MemoryTokenizer', () => {
+  it('answers every read as strtok3\'s buffer tokenizer does, errors and positions included', async () => {
+    const data = Uint8Array.from({ length: 5000 }, (_, i) => byteAt(i));
+    const steps: Array<(t: ITokenizer) => Promise<unknown>> = [
+      (t) => t.readToken(Token.UINT32_BE),
+      (t) => t.peekToken(Token.UINT16_LE, 4990),
+      (t) => t.readToken(new Token.Uint8ArrayType(700), 100),
+      (t) => t.readToken(new Token.Uint8ArrayType(3000), 1000), // longer than a slab token
+      (t) => t.readBuffer(new Uint8Array(64), { position: 4980, mayBeLess: true }),
+      (t) => t.peekBuffer(new Uint8Array(64), { position: 4980 }),
+      (t) => t.readToken(Token.UINT32_BE, 4998),
+      (t) => t.readBuffer(new Uint8Array(8), { position: 5000, mayBeLess: true }),
+      (t) => t.readToken(Token.UINT32_BE, -1),
+      (t) => t.ignore(10),
+    ];
+    const outcomes = async (t: ITokenizer) => {
+      const out: unknown[] = [];
+      for (const step of steps) {
+        try {
+          const v = await step(t);
+          out.push(v instanceof Uint8Array ? [...v] : v);
+        } catch (e) {
+          out.push(`${(e as Error).name}`);
+        }
+        out.push(t.position);
+      }
+      return out;
+    };
+    const ours = await outcomes(new MemoryTokenizer(data, 'x.bin'));
+    expect(ours).toEqual(await outcomes(fromBuffer(data)));
+    expect(ours).toContain('EndOfStreamError');
+    expect(ours).toContain('RangeError');
   });
 });

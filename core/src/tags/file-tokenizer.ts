@@ -125,7 +125,78 @@ export async function openForReader(path: string): Promise<FileAccess> {
   }
 }
 
-export class BlockFileTokenizer extends AbstractTokenizer {
+/**
+ * Token reads of our tokenizers: a small token gets slab bytes (`tokenBytes`), copied without a promise
+ * when they are in memory already; anything else takes strtok3's way, with its checks and errors.
+ */
+abstract class SlabTokenizer extends AbstractTokenizer {
+  abstract override readonly fileInfo: { size: number; path: string };
+
+  /** Copies the bytes at `position` when all of them are in memory: how many (fewer only at the end), or null. */
+  protected abstract inMemory(target: Uint8Array, position: number, length: number): number | null;
+
+  override async readToken<V>(token: IGetToken<V>, position = this.position): Promise<V> {
+    if (!isSmallToken(token.len, position, this.fileInfo.size)) return super.readToken(token, position);
+    const bytes = tokenBytes(token.len);
+    if (this.inMemory(bytes, position, token.len) !== null) this.position = position + token.len;
+    else await this.readBuffer(bytes, { position });
+    return token.get(bytes, 0);
+  }
+
+  override async peekToken<V>(token: IGetToken<V>, position = this.position): Promise<V> {
+    if (!isSmallToken(token.len, position, this.fileInfo.size)) return super.peekToken(token, position);
+    const bytes = tokenBytes(token.len);
+    if (this.inMemory(bytes, position, token.len) === null) await this.peekBuffer(bytes, { position });
+    return token.get(bytes, 0);
+  }
+}
+
+/**
+ * music-metadata's tokenizer over bytes in memory (strtok3's `fromBuffer`, with our token reads): the
+ * safe write parses each file it replaces, and what it wrote, from memory.
+ */
+export class MemoryTokenizer extends SlabTokenizer {
+  readonly fileInfo: { size: number; path: string };
+  readonly #data: Uint8Array;
+
+  constructor(data: Uint8Array, path: string) {
+    super({});
+    this.#data = data;
+    this.fileInfo = { size: data.length, path };
+  }
+
+  override supportsRandomAccess(): boolean {
+    return true;
+  }
+
+  setPosition(position: number): void {
+    this.position = position;
+  }
+
+  override async readBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
+    const o = this.normalizeOptions(target, options);
+    const n = this.inMemory(target, o.position, o.length);
+    if (!o.mayBeLess && n < o.length) throw new EndOfStreamError();
+    this.position = o.position + n;
+    return n;
+  }
+
+  override async peekBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
+    const o = this.normalizeOptions(target, options);
+    const n = this.inMemory(target, o.position, o.length);
+    if (!o.mayBeLess && n < o.length) throw new EndOfStreamError();
+    return n;
+  }
+
+  protected override inMemory(target: Uint8Array, position: number, length: number): number {
+    const end = Math.min(position + length, this.#data.length);
+    if (end <= position) return 0;
+    target.set(this.#data.subarray(position, end));
+    return end - position;
+  }
+}
+
+export class BlockFileTokenizer extends SlabTokenizer {
   readonly fileInfo: { size: number; path: string };
   readonly #file: FileAccess;
   readonly #blocks = new Map<number, Uint8Array>();
@@ -147,7 +218,7 @@ export class BlockFileTokenizer extends AbstractTokenizer {
   override async readBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
     const o = this.normalizeOptions(target, options);
     this.position = o.position;
-    const n = this.#inMemory(target, o.position, o.length) ?? (await this.#copy(target, o.position, o.length));
+    const n = this.inMemory(target, o.position, o.length) ?? (await this.#copy(target, o.position, o.length));
     this.position += n;
     if (!o.mayBeLess && n < o.length) throw new EndOfStreamError();
     return n;
@@ -155,24 +226,9 @@ export class BlockFileTokenizer extends AbstractTokenizer {
 
   override async peekBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
     const o = this.normalizeOptions(target, options);
-    const n = this.#inMemory(target, o.position, o.length) ?? (await this.#copy(target, o.position, o.length));
+    const n = this.inMemory(target, o.position, o.length) ?? (await this.#copy(target, o.position, o.length));
     if (!o.mayBeLess && n < o.length) throw new EndOfStreamError();
     return n;
-  }
-
-  override async readToken<V>(token: IGetToken<V>, position = this.position): Promise<V> {
-    if (!isSmallToken(token.len, position, this.fileInfo.size)) return super.readToken(token, position);
-    const bytes = tokenBytes(token.len);
-    if (this.#inMemory(bytes, position, token.len) !== null) this.position = position + token.len;
-    else await this.readBuffer(bytes, { position });
-    return token.get(bytes, 0);
-  }
-
-  override async peekToken<V>(token: IGetToken<V>, position = this.position): Promise<V> {
-    if (!isSmallToken(token.len, position, this.fileInfo.size)) return super.peekToken(token, position);
-    const bytes = tokenBytes(token.len);
-    if (this.#inMemory(bytes, position, token.len) === null) await this.peekBuffer(bytes, { position });
-    return token.get(bytes, 0);
   }
 
   override async closeOnce(): Promise<void> {
@@ -186,7 +242,7 @@ export class BlockFileTokenizer extends AbstractTokenizer {
    * more than the copy. The bytes copied (fewer only at the end of the file), or null when some are
    * not in memory (then nothing useful was copied; `#copy` does it all).
    */
-  #inMemory(target: Uint8Array, position: number, length: number): number | null {
+  protected override inMemory(target: Uint8Array, position: number, length: number): number | null {
     const end = Math.min(position + length, this.fileInfo.size);
     if (end - position >= DIRECT) return null;
     const n = this.#copyFromBlocks(target, 0, position, end);

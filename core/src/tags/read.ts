@@ -10,7 +10,6 @@
 import {
   CouldNotDetermineFileTypeError,
   UnsupportedFileTypeError,
-  parseBuffer,
   parseFromTokenizer,
   selectCover,
   type IAudioMetadata,
@@ -23,7 +22,7 @@ import { familyOfNativeType, formatOf, isLossless, profileOf, type TagFamily } f
 import { ALBUM_TYPE_JOINER, MULTI_VALUE_JOINER, NUMERIC_FIELDS, TAG_MAPPING, parseNumberPair, usesNumberPair, type MappedKey } from './mapping.ts';
 import { artworkInfo } from './image-info.ts';
 import { TAG_ERRORS, TagsonicError, fsError, invalid, unsupported } from './errors.ts';
-import { BlockFileTokenizer, NotRegularFile, openAsync, openForReader, type FileAccess } from './file-tokenizer.ts';
+import { BlockFileTokenizer, MemoryTokenizer, NotRegularFile, openAsync, openForReader, type FileAccess } from './file-tokenizer.ts';
 import { oggDuration } from './ogg-duration.ts';
 import { isOggVorbisOrOpus, oggPictures, type ReadAt } from './ogg-pictures.ts';
 
@@ -140,7 +139,7 @@ async function parseWith(readAt: ReadAt, parse: (skipCovers: boolean) => Promise
 export async function inspectBuffer(data: Uint8Array, path: string, timeoutMs = DEFAULT_READ_TIMEOUT_MS): Promise<Inspection> {
   if (data.byteLength === 0) throw invalid(TAG_ERRORS.EMPTY_FILE, `${path} is empty (0 bytes): there is no audio to read.`, { path });
   const readAt: ReadAt = async (position, length) => data.subarray(position, position + length);
-  const parse = (skipCovers: boolean) => parseBuffer(data, { path, size: data.byteLength }, { ...PARSE_OPTIONS, skipCovers });
+  const parse = (skipCovers: boolean) => parseFromTokenizer(new MemoryTokenizer(data, path), { ...PARSE_OPTIONS, skipCovers });
   return withTimeout(parseWith(readAt, parse, data.byteLength, path), timeoutMs, path);
 }
 
