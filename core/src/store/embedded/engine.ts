@@ -31,6 +31,11 @@ interface CollectionDbs {
  */
 const DOC_COMPRESSION = { threshold: 200, dictionary: Buffer.alloc(0) };
 
+/** A copy of a collection's metadata that shares nothing with it (see `readMeta`). */
+const copyMeta = (meta: CollectionMeta): CollectionMeta => ({
+  indexes: meta.indexes.map((d) => ({ ...d, keys: d.keys.map(([path, dir]) => [path, dir] as [string, 1 | -1]) })),
+});
+
 type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
 export class EmbeddedEngine {
@@ -38,6 +43,8 @@ export class EmbeddedEngine {
   private readonly root: RootDatabase;
   private readonly meta: Database<CollectionMeta, string>;
   private readonly dbs = new Map<string, CollectionDbs>();
+  /** Decoded metadata by collection, with the stored bytes it was decoded from (see `readMeta`). */
+  private readonly metaCache = new Map<string, { bytes: Buffer; meta: CollectionMeta }>();
   private closed = false;
 
   private constructor(dir: string, root: RootDatabase) {
@@ -80,8 +87,21 @@ export class EmbeddedEngine {
     return dbs;
   }
 
+  /**
+   * The collection's metadata as stored now (another process may have changed it), as a copy the
+   * caller may change (write operations do, before writing it back). Every store operation asks for
+   * it, and decoding it (its record structure is stored with it) cost more than a small write's own
+   * work: the stored bytes are compared with those last decoded instead.
+   */
   readMeta(name: string): CollectionMeta {
-    return this.meta.get(name) ?? { indexes: [] };
+    const bytes = this.meta.getBinary(name);
+    if (!bytes) return { indexes: [] };
+    let cached = this.metaCache.get(name);
+    if (!cached || !cached.bytes.equals(bytes)) {
+      cached = { bytes, meta: this.meta.get(name)! };
+      this.metaCache.set(name, cached);
+    }
+    return copyMeta(cached.meta);
   }
 
   /** Only inside `write`. */
