@@ -112,8 +112,11 @@ describe('token-types patch (patches/token-types+6.2.0.patch)', () => {
 });
 
 describe('MemoryTokenizer', () => {
-  it('answers every read as strtok3\'s buffer tokenizer does, errors and positions included', async () => {
+  it('answers every read as BlockFileTokenizer does on the same bytes, and as strtok3 does', async () => {
     const data = Uint8Array.from({ length: 5000 }, (_, i) => byteAt(i));
+    const same = path.join(dir, 'same.bin');
+    await writeFile(same, data);
+    const shortRead = (t: ITokenizer) => t.readBuffer(new Uint8Array(64), { position: 4980 });
     const steps: Array<(t: ITokenizer) => Promise<unknown>> = [
       (t) => t.readToken(Token.UINT32_BE),
       (t) => t.peekToken(Token.UINT16_LE, 4990),
@@ -125,6 +128,8 @@ describe('MemoryTokenizer', () => {
       (t) => t.readBuffer(new Uint8Array(8), { position: 5000, mayBeLess: true }),
       (t) => t.readToken(Token.UINT32_BE, -1),
       (t) => t.ignore(10),
+      (t) => t.readToken(Token.UINT8, 10),
+      shortRead,
     ];
     const outcomes = async (t: ITokenizer) => {
       const out: unknown[] = [];
@@ -139,9 +144,20 @@ describe('MemoryTokenizer', () => {
       }
       return out;
     };
-    const ours = await outcomes(new MemoryTokenizer(data, 'x.bin'));
-    expect(ours).toEqual(await outcomes(fromBuffer(data)));
-    expect(ours).toContain('EndOfStreamError');
-    expect(ours).toContain('RangeError');
+    const memory = await outcomes(new MemoryTokenizer(data, 'x.bin'));
+    const file = new BlockFileTokenizer(await openAsync(same), same);
+    try {
+      expect(memory).toEqual(await outcomes(file));
+    } finally {
+      await file.close();
+    }
+    expect(memory).toContain('EndOfStreamError');
+    expect(memory).toContain('RangeError');
+    // strtok3's buffer tokenizer answers the same, except where a short read leaves the position: ours
+    // move past what was read, like strtok3's file tokenizer.
+    const strtok3 = await outcomes(fromBuffer(data));
+    expect(memory.slice(0, -2)).toEqual(strtok3.slice(0, -2));
+    expect(memory.slice(-2)).toEqual(['EndOfStreamError', 5000]);
+    expect(strtok3.slice(-2)).toEqual(['EndOfStreamError', 11]);
   });
 });

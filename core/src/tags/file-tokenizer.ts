@@ -126,14 +126,48 @@ export async function openForReader(path: string): Promise<FileAccess> {
 }
 
 /**
- * Token reads of our tokenizers: a small token gets slab bytes (`tokenBytes`), copied without a promise
- * when they are in memory already; anything else takes strtok3's way, with its checks and errors.
+ * What our tokenizers share: random access; small tokens in slab bytes (`tokenBytes`); and reads of bytes
+ * already in memory copied without a promise, which would cost more than the copy. Anything unusual
+ * (a long or invalid token) takes strtok3's way, with its checks and errors. After a short read the
+ * position moves past what was read, as with strtok3's file tokenizer (its buffer tokenizer leaves it),
+ * so a file parses the same from memory as from disk.
  */
 abstract class SlabTokenizer extends AbstractTokenizer {
-  abstract override readonly fileInfo: { size: number; path: string };
+  readonly fileInfo: { size: number; path: string };
+
+  protected constructor(size: number, path: string) {
+    super({});
+    this.fileInfo = { size, path };
+  }
 
   /** Copies the bytes at `position` when all of them are in memory: how many (fewer only at the end), or null. */
   protected abstract inMemory(target: Uint8Array, position: number, length: number): number | null;
+
+  /** Copies the bytes at `position` when `inMemory` could not: how many (fewer only at the end). */
+  protected abstract fetch(target: Uint8Array, position: number, length: number): Promise<number>;
+
+  override supportsRandomAccess(): boolean {
+    return true;
+  }
+
+  setPosition(position: number): void {
+    this.position = position;
+  }
+
+  override async readBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
+    const o = this.normalizeOptions(target, options);
+    const n = this.inMemory(target, o.position, o.length) ?? (await this.fetch(target, o.position, o.length));
+    this.position = o.position + n;
+    if (!o.mayBeLess && n < o.length) throw new EndOfStreamError();
+    return n;
+  }
+
+  override async peekBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
+    const o = this.normalizeOptions(target, options);
+    const n = this.inMemory(target, o.position, o.length) ?? (await this.fetch(target, o.position, o.length));
+    if (!o.mayBeLess && n < o.length) throw new EndOfStreamError();
+    return n;
+  }
 
   override async readToken<V>(token: IGetToken<V>, position = this.position): Promise<V> {
     if (!isSmallToken(token.len, position, this.fileInfo.size)) return super.readToken(token, position);
@@ -152,40 +186,15 @@ abstract class SlabTokenizer extends AbstractTokenizer {
 }
 
 /**
- * music-metadata's tokenizer over bytes in memory (strtok3's `fromBuffer`, with our token reads): the
- * safe write parses each file it replaces, and what it wrote, from memory.
+ * music-metadata's tokenizer over bytes in memory (strtok3's `fromBuffer`, with our reads): the safe
+ * write parses each file it replaces, and what it wrote, from memory.
  */
 export class MemoryTokenizer extends SlabTokenizer {
-  readonly fileInfo: { size: number; path: string };
   readonly #data: Uint8Array;
 
   constructor(data: Uint8Array, path: string) {
-    super({});
+    super(data.length, path);
     this.#data = data;
-    this.fileInfo = { size: data.length, path };
-  }
-
-  override supportsRandomAccess(): boolean {
-    return true;
-  }
-
-  setPosition(position: number): void {
-    this.position = position;
-  }
-
-  override async readBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
-    const o = this.normalizeOptions(target, options);
-    const n = this.inMemory(target, o.position, o.length);
-    if (!o.mayBeLess && n < o.length) throw new EndOfStreamError();
-    this.position = o.position + n;
-    return n;
-  }
-
-  override async peekBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
-    const o = this.normalizeOptions(target, options);
-    const n = this.inMemory(target, o.position, o.length);
-    if (!o.mayBeLess && n < o.length) throw new EndOfStreamError();
-    return n;
   }
 
   protected override inMemory(target: Uint8Array, position: number, length: number): number {
@@ -194,41 +203,19 @@ export class MemoryTokenizer extends SlabTokenizer {
     target.set(this.#data.subarray(position, end));
     return end - position;
   }
+
+  protected override fetch(target: Uint8Array, position: number, length: number): Promise<number> {
+    return Promise.resolve(this.inMemory(target, position, length));
+  }
 }
 
 export class BlockFileTokenizer extends SlabTokenizer {
-  readonly fileInfo: { size: number; path: string };
   readonly #file: FileAccess;
   readonly #blocks = new Map<number, Uint8Array>();
 
   constructor(file: FileAccess, path: string) {
-    super({});
+    super(file.size, path);
     this.#file = file;
-    this.fileInfo = { size: file.size, path };
-  }
-
-  override supportsRandomAccess(): boolean {
-    return true;
-  }
-
-  setPosition(position: number): void {
-    this.position = position;
-  }
-
-  override async readBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
-    const o = this.normalizeOptions(target, options);
-    this.position = o.position;
-    const n = this.inMemory(target, o.position, o.length) ?? (await this.#copy(target, o.position, o.length));
-    this.position += n;
-    if (!o.mayBeLess && n < o.length) throw new EndOfStreamError();
-    return n;
-  }
-
-  override async peekBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
-    const o = this.normalizeOptions(target, options);
-    const n = this.inMemory(target, o.position, o.length) ?? (await this.#copy(target, o.position, o.length));
-    if (!o.mayBeLess && n < o.length) throw new EndOfStreamError();
-    return n;
   }
 
   override async closeOnce(): Promise<void> {
@@ -237,11 +224,7 @@ export class BlockFileTokenizer extends SlabTokenizer {
     await super.closeOnce();
   }
 
-  /**
-   * Most reads are of bytes already in memory: they are copied without a promise, which would cost
-   * more than the copy. The bytes copied (fewer only at the end of the file), or null when some are
-   * not in memory (then nothing useful was copied; `#copy` does it all).
-   */
+  /** Reads within the 64 KiB blocks read so far (most are); null when a block is missing (`fetch` then does it all). */
   protected override inMemory(target: Uint8Array, position: number, length: number): number | null {
     const end = Math.min(position + length, this.fileInfo.size);
     if (end - position >= DIRECT) return null;
@@ -265,7 +248,7 @@ export class BlockFileTokenizer extends SlabTokenizer {
     return n;
   }
 
-  async #copy(target: Uint8Array, position: number, length: number): Promise<number> {
+  protected override async fetch(target: Uint8Array, position: number, length: number): Promise<number> {
     const end = Math.min(position + length, this.fileInfo.size);
     if (end <= position) return 0;
     if (end - position >= DIRECT) return this.#readAt(target, 0, end - position, position);
@@ -288,7 +271,7 @@ export class BlockFileTokenizer extends SlabTokenizer {
     return block;
   }
 
-  /** Blocks never leave the tokenizer (`#copy` copies out of them), so another parse may have them. */
+  /** Blocks never leave the tokenizer (reads copy out of them), so another parse may have them. */
   #releaseBlocks(): void {
     for (const block of this.#blocks.values()) if (freeBlocks.length < MAX_FREE_BLOCKS) freeBlocks.push(block.buffer as ArrayBuffer);
     this.#blocks.clear();
