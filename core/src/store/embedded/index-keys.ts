@@ -6,6 +6,7 @@
  */
 import type { Doc } from '../port.ts';
 import { invalidDocumentError } from '../store-errors.ts';
+import { valuesEqual } from '../bson-order.ts';
 import { EMPTY_ARRAY, isArrayIndex, isPlainObject, splitPath } from '../document-paths.ts';
 
 export const TAG = {
@@ -233,6 +234,19 @@ export interface DocKeys {
   keys: Buffer[];
   multikey: boolean;
   inexact: boolean;
+}
+
+/**
+ * Whether two versions of a document give an index the same keys: the same values on every path it
+ * indexes. An update usually changes fields no index holds (a state, a counter), and building the
+ * keys of both versions to compare them cost more than the rest of the update.
+ */
+export function sameIndexedValues(index: IndexDef, a: Doc, b: Doc): boolean {
+  return index.keys.every(([path]) => {
+    const x = pathValues(a, path);
+    const y = pathValues(b, path);
+    return x.present === y.present && x.array === y.array && x.values.length === y.values.length && x.values.every((v, i) => valuesEqual(v, y.values[i]));
+  });
 }
 
 /** The distinct index keys of a document (none when a sparse index skips it). */

@@ -17,7 +17,7 @@ import {
 import { valuesEqual } from '../bson-order.ts';
 import { collectValues, splitPath } from '../document-paths.ts';
 import type { CollectionMeta, EmbeddedEngine } from './engine.ts';
-import { keysForDocument, type DocKeys, type IndexDef } from './index-keys.ts';
+import { keysForDocument, sameIndexedValues, type DocKeys, type IndexDef } from './index-keys.ts';
 import { findDocs, matchingDocs, type CollectionView } from './query-exec.ts';
 import { applyUpdate, normalizeDocument, normalizeValue, seedFromFilter } from './update-operators.ts';
 
@@ -63,6 +63,8 @@ function keyDescription(index: IndexDef, doc: Doc): Record<string, unknown> {
 function writeDocument(engine: EmbeddedEngine, view: WriteView, before: Doc | null, after: Doc | null): void {
   const changes: { index: IndexDef; add: Buffer[]; remove: Buffer[]; keys: DocKeys | null; wasInexact: boolean }[] = [];
   for (const index of view.indexes) {
+    // Unchanged indexed values: the same keys, already there (and already checked if unique).
+    if (before && after && sameIndexedValues(index, before, after)) continue;
     const wasInexact = index.inexact;
     const oldKeys = before ? keysForDocument(index, before).keys : [];
     const next = after ? keysForDocument(index, after) : null;
