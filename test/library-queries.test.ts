@@ -144,6 +144,11 @@ describe('library queries', () => {
         expect(s.id).not.toBe(seed._id);
         expect(s.genres.some((g) => seed.genres.includes(g))).toBe(true);
       }
+      // The ranking is kept with the catalogue: any count gives the same order.
+      const few = (await q().artistInfo(seed._id, { count: 1 })).similarArtists.map((s) => s.id);
+      const many = (await q().artistInfo(seed._id, { count: 100 })).similarArtists.map((s) => s.id);
+      expect(few).toEqual(info.similarArtists.slice(0, 1).map((s) => s.id));
+      expect(many.slice(0, info.similarArtists.length)).toEqual(info.similarArtists.map((s) => s.id));
       const album = albumNamed(audioFiles(env.manifest).find((f) => f.tags?.genre === 'Folk')!.tags!.album!);
       expect(await q().albumInfo(album._id)).toMatchObject({ id: album._id, songCount: album.songCount, genres: ['Folk'], coverArt: album._id });
     });
@@ -426,6 +431,17 @@ describe('library queries', () => {
       expect(d.newAlbums.length).toBe(12);
       expect(d.featuredAlbum?.totalPlayCount).toBeGreaterThan(0);
       expect(d.recommendAlbums.length).toBeGreaterThan(0);
+      // Recommended: albums not played by the user, sharing a genre with their most played ones when
+      // any such album is left (here the one liked genre's album is played: any unplayed album).
+      const played = await env.library.annotations.ordered(u1, 'album', 'playCount', 0, 50);
+      const playedIds = new Set(played.map((p) => p.itemId));
+      const liked = new Set(played.flatMap((p) => env.library.catalog.albums.get(p.itemId)?.genres ?? []).map(fold));
+      const sharing = [...env.library.catalog.albums.values()].filter((a) => !playedIds.has(a._id) && a.genres.some((g) => liked.has(fold(g))));
+      expect(d.recommendAlbums).toHaveLength(Math.min(10, sharing.length || env.library.catalog.albums.size - playedIds.size));
+      for (const a of d.recommendAlbums) {
+        expect(playedIds.has(a.id), a.name).toBe(false);
+        if (sharing.length > 0) expect(sharing.some((s) => s._id === a.id), a.name).toBe(true);
+      }
       expect(d.recentPlays.length).toBeGreaterThan(0);
       expect(new Set(d.recentPlays.map((s) => s.id)).size).toBe(d.recentPlays.length);
       expect(d.similarArtists.length).toBeLessThanOrEqual(3);

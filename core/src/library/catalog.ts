@@ -65,6 +65,8 @@ interface Derived {
   tracksNewest: TrackDoc[];
   albumKeys: Map<string, string>;
   artistKeys: Map<string, string>;
+  /** The artists most like an artist (by shared genres), filled the first time one is asked for. */
+  similarArtists: Map<string, ArtistDoc[]>;
 }
 
 /** What search matches against: folded fields, separated so a word never spans two of them. */
@@ -338,6 +340,7 @@ export class Catalog {
       tracksNewest,
       albumKeys,
       artistKeys,
+      similarArtists: new Map(),
     };
   }
 
