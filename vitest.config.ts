@@ -9,6 +9,9 @@ export default defineConfig({
     exclude: ['**/node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for a condition (a browser repaint, a task event). Its default of 1 s was
+    // exceeded on a loaded 2-core run while the condition came true a moment later.
+    expect: { poll: { timeout: 10_000 } },
     maxWorkers: 2,
   },
 });
