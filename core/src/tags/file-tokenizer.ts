@@ -1,8 +1,9 @@
 /**
- * A file tokenizer for music-metadata that reads in 64 KiB blocks and keeps them while one file is
- * parsed. music-metadata asks for many small pieces (frame headers, atom headers, tag fields); strtok3's
- * own file tokenizer turns each into a separate `read()` system call and promise, which cost more CPU
- * than the parsing itself. Big reads (covers, long tags) go straight to the file.
+ * music-metadata's tokenizers: one for files, which reads in 64 KiB blocks and keeps them while one file
+ * is parsed, and one for bytes in memory. music-metadata asks for many small pieces (frame headers, atom
+ * headers, tag fields); strtok3's own file tokenizer turns each into a separate `read()` system call and
+ * promise, which cost more CPU than the parsing itself. Big reads (covers, long tags) go straight to the
+ * file. Both hand out small tokens as views of a shared slab (see `tokenBytes`).
  *
  * How the file is reached is a `FileAccess`: promises on a thread that must never block (`openAsync`),
  * or, on a reader thread, blocking open/stat/close — the inode is cached by then (the scan's walk has
@@ -40,10 +41,10 @@ let slabUsed = 0;
 
 /**
  * Fresh bytes for one token, cut from a shared slab (no byte is handed out twice, so a token that keeps
- * a view of its bytes keeps them to itself). strtok3 reads each token into a new small Uint8Array, which
- * V8 stores inside the object; token-types then reads it through `new DataView(array.buffer)`, and the
- * first `.buffer` of such an array moves its bytes out into a new ArrayBuffer — about 1 µs a token, a
- * sixth of an M4A parse. A view of a slab has its ArrayBuffer already.
+ * a view of its bytes keeps them to itself). strtok3 reads each token into a new Uint8Array, and
+ * token-types reads it through `new DataView(array.buffer)`: a new ArrayBuffer for every token (for a
+ * small array V8 makes it on that first `.buffer`), about 1 µs each — a sixth of an M4A parse. A view of
+ * a slab has its ArrayBuffer already.
  */
 function tokenBytes(length: number): Uint8Array {
   if (slabUsed + length > SLAB) {
@@ -56,7 +57,6 @@ function tokenBytes(length: number): Uint8Array {
 }
 
 /** A token `tokenBytes` serves: small, and wholly inside the file (anything else takes strtok3's checks). */
-
 const isSmallToken = (length: number, position: number, size: number): boolean =>
   Number.isInteger(length) && length >= 0 && length <= SMALL_TOKEN && Number.isInteger(position) && position >= 0 && position + length <= size;
 
