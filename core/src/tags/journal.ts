@@ -280,7 +280,7 @@ async function snapshotOrNull(filePath: string): Promise<TagSnapshot | null> {
   }
 }
 
-export async function fsyncDir(dir: string): Promise<void> {
+async function syncFolder(dir: string): Promise<void> {
   const fh = await open(dir, 'r');
   try {
     await fh.sync();
@@ -288,3 +288,32 @@ export async function fsyncDir(dir: string): Promise<void> {
     await fh.close();
   }
 }
+
+/**
+ * A folder fsync shared by the calls for one folder (group commit), built on `sync`. A call resolves
+ * after an fsync of the folder that started after the call, so whatever the caller renamed or created
+ * in it before calling is durable: an fsync under way when it arrives does not count, and every call
+ * arriving meanwhile shares the next one. Tagging an album renames a dozen files in one folder at once.
+ */
+export function sharedFolderSync(sync: (dir: string) => Promise<void>): (dir: string) => Promise<void> {
+  const folders = new Map<string, { running: Promise<void>; next: Promise<void> | null }>();
+  const start = (dir: string): Promise<void> => {
+    const state = { running: sync(dir), next: null as Promise<void> | null };
+    folders.set(dir, state);
+    const settled = () => {
+      if (folders.get(dir) === state && state.next === null) folders.delete(dir);
+    };
+    state.running.then(settled, settled);
+    return state.running;
+  };
+  const ignore = () => undefined;
+  return (dir) => {
+    const state = folders.get(dir);
+    if (!state) return start(dir);
+    state.next ??= state.running.then(ignore, ignore).then(() => start(dir));
+    return state.next;
+  };
+}
+
+/** fsyncs a folder: renames and creations in it before the call are durable when this resolves. */
+export const fsyncDir: (dir: string) => Promise<void> = sharedFolderSync(syncFolder);
