@@ -132,7 +132,7 @@ export async function openForReader(path: string): Promise<FileAccess> {
  * position moves past what was read, as with strtok3's file tokenizer (its buffer tokenizer leaves it),
  * so a file parses the same from memory as from disk.
  */
-abstract class SlabTokenizer extends AbstractTokenizer {
+export abstract class SlabTokenizer extends AbstractTokenizer {
   readonly fileInfo: { size: number; path: string };
 
   protected constructor(size: number, path: string) {

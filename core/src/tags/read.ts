@@ -22,7 +22,7 @@ import { familyOfNativeType, formatOf, isLossless, profileOf, type TagFamily } f
 import { ALBUM_TYPE_JOINER, MULTI_VALUE_JOINER, NUMERIC_FIELDS, TAG_MAPPING, parseNumberPair, usesNumberPair, type MappedKey } from './mapping.ts';
 import { artworkInfo } from './image-info.ts';
 import { TAG_ERRORS, TagsonicError, fsError, invalid, unsupported } from './errors.ts';
-import { BlockFileTokenizer, MemoryTokenizer, NotRegularFile, openAsync, openForReader, type FileAccess } from './file-tokenizer.ts';
+import { BlockFileTokenizer, MemoryTokenizer, NotRegularFile, openAsync, openForReader, type FileAccess, type SlabTokenizer } from './file-tokenizer.ts';
 import { oggDuration } from './ogg-duration.ts';
 import { isOggVorbisOrOpus, oggPictures, type ReadAt } from './ogg-pictures.ts';
 
@@ -94,20 +94,13 @@ export async function inspectFile(path: string, timeoutMs = DEFAULT_READ_TIMEOUT
     if (err instanceof NotRegularFile) throw invalid(TAG_ERRORS.NOT_A_FILE, `${path} is not a regular file.`, { path });
     throw fsError(err, path);
   }
-  const size = file.size;
-  if (size === 0) {
+  if (file.size === 0) {
     await file.close();
     throw invalid(TAG_ERRORS.EMPTY_FILE, `${path} is empty (0 bytes): there is no audio to read.`, { path });
   }
   const tokenizer = new BlockFileTokenizer(file, path);
-  const readAt: ReadAt = async (position, length) => {
-    const wanted = Math.max(0, Math.min(length, size - position));
-    const buffer = new Uint8Array(wanted);
-    const got = await tokenizer.peekBuffer(buffer, { position, length: wanted, mayBeLess: true });
-    return buffer.subarray(0, got);
-  };
   try {
-    return await withTimeout(parseWith(readAt, (skipCovers) => parseFromTokenizer(tokenizer, { ...PARSE_OPTIONS, skipCovers }), size, path), timeoutMs, path);
+    return await withTimeout(parseWith(tokenizer, path), timeoutMs, path);
   } finally {
     await tokenizer.close();
   }
@@ -117,9 +110,16 @@ export async function inspectFile(path: string, timeoutMs = DEFAULT_READ_TIMEOUT
  * Ogg covers come from `oggPictures` and, when music-metadata stopped before the last page, the length
  * from `oggDuration` (see there why); everything else from music-metadata.
  */
-async function parseWith(readAt: ReadAt, parse: (skipCovers: boolean) => Promise<IAudioMetadata>, size: number, path: string): Promise<Inspection> {
+async function parseWith(tokenizer: SlabTokenizer, path: string): Promise<Inspection> {
+  const size = tokenizer.fileInfo.size;
+  const readAt: ReadAt = async (position, length) => {
+    const wanted = Math.max(0, Math.min(length, size - position));
+    const buffer = new Uint8Array(wanted);
+    const got = await tokenizer.peekBuffer(buffer, { position, length: wanted, mayBeLess: true });
+    return buffer.subarray(0, got);
+  };
   const ogg = await isOggVorbisOrOpus(readAt);
-  let meta = await parse(ogg);
+  let meta = await parseFromTokenizer(tokenizer, { ...PARSE_OPTIONS, skipCovers: ogg });
   if (ogg && !(meta.format.duration! > 0)) {
     const duration = await oggDuration(readAt, size);
     if (duration !== null) {
@@ -138,9 +138,7 @@ async function parseWith(readAt: ReadAt, parse: (skipCovers: boolean) => Promise
 /** Same as `inspectFile` for bytes already in memory (the safe write parses what it is about to replace). */
 export async function inspectBuffer(data: Uint8Array, path: string, timeoutMs = DEFAULT_READ_TIMEOUT_MS): Promise<Inspection> {
   if (data.byteLength === 0) throw invalid(TAG_ERRORS.EMPTY_FILE, `${path} is empty (0 bytes): there is no audio to read.`, { path });
-  const readAt: ReadAt = async (position, length) => data.subarray(position, position + length);
-  const parse = (skipCovers: boolean) => parseFromTokenizer(new MemoryTokenizer(data, path), { ...PARSE_OPTIONS, skipCovers });
-  return withTimeout(parseWith(readAt, parse, data.byteLength, path), timeoutMs, path);
+  return withTimeout(parseWith(new MemoryTokenizer(data, path), path), timeoutMs, path);
 }
 
 async function withTimeout<T>(work: Promise<T>, ms: number, path: string): Promise<T> {
