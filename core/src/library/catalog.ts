@@ -378,7 +378,6 @@ export class Catalog {
   }
 }
 
-
 const LOAD_BATCH = 2000;
 
 async function inBatches<T extends { _id: string }>(coll: Collection<T>, each: (doc: T) => void): Promise<void> {

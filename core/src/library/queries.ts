@@ -257,7 +257,6 @@ function pageOfMatches<T>(items: readonly T[], index: TextIndex, terms: readonly
   return out;
 }
 
-/** `count` distinct random items (all of them, shuffled, when there are fewer). */
 /**
  * `count` random items among those passing `keep` (all of them when fewer pass), like `sample` over the
  * filtered list: by drawing at random until enough pass, which spares filtering a large list when
@@ -276,6 +275,7 @@ export function sampleWhere<T>(items: readonly T[], count: number, keep: (item: 
   return sample(items.filter(keep), count, random);
 }
 
+/** `count` distinct random items (all of them, shuffled, when there are fewer). */
 export function sample<T>(items: readonly T[], count: number, random: () => number = Math.random): T[] {
   const n = items.length;
   if (count >= n) {
