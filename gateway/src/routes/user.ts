@@ -25,7 +25,7 @@ export async function userRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
       is_admin: user.isAdmin,
       salt,
       hash,
-      sys_dict: { mi_play_in_pl: await miPlayInPl(ctx), background_url: await backgroundUrl(ctx) },
+      sys_dict: { mi_play_in_pl: await miPlayInPl(ctx), background_url: await backgroundUrl(ctx, user) },
       version: { display: VERSION.display, project: VERSION.project },
     });
   });
