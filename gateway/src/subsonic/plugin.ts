@@ -8,6 +8,7 @@ import { VERSION } from '@tagsonic/core/config';
 import { TagsonicError } from '@tagsonic/core/errors';
 import type { Ctx } from '../deps.ts';
 import { authenticate, checkVersion } from './auth.ts';
+import { subsonicCors } from './cors.ts';
 import { ErrorCodes, missingParam, toSubsonicError } from './errors.ts';
 import { API_VERSION, SERVER_TYPE, type ResponseBody, type SubsonicErrorBody, type SubsonicResponse } from './model.ts';
 import { NOT_IMPLEMENTED } from './not-implemented.ts';
@@ -56,6 +57,7 @@ export async function subsonicRoutes(rest: FastifyInstance, ctx: Ctx, groups: re
     return reply.status(status).header('content-type', out.contentType).send(out.body);
   };
 
+  subsonicCors(rest);
   rest.removeAllContentTypeParsers();
   rest.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_request, body, done) => {
     done(null, parseForm(body as string));
