@@ -21,10 +21,17 @@ module.exports = {
       to: { path: pkg('workers|gateway|cli|dashboard|plugins|examples|test') },
     },
     {
-      name: 'core-has-no-http-nats-react',
+      name: 'core-has-no-http-or-react',
       severity: 'error',
       from: { path: pkg('core') },
-      to: { path: 'node_modules/(fastify|@fastify|@nats-io|nats|react|react-dom|@blueprintjs)/' },
+      to: { path: 'node_modules/(fastify|@fastify|react|react-dom|@blueprintjs)/' },
+    },
+    {
+      // The NATS driver sits beside the bus port, as the MongoDB driver sits beside the store port.
+      name: 'core-uses-nats-in-the-bus-only',
+      severity: 'error',
+      from: { path: pkg('core'), pathNot: '^core/src/bus/' },
+      to: { path: 'node_modules/(@nats-io|nats)/' },
     },
     {
       name: 'workers-do-not-import-gateway-or-cli',

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import type { DeadLetter } from '@tagsonic/core/bus';
+import { connectNatsBus, openBus, type DeadLetter } from '@tagsonic/core/bus';
 import { isTagsonicError } from '@tagsonic/core/errors';
-import { connectNatsBus } from '../cli/src/drivers/nats-bus.ts';
 import { busContract, sleep, uniqueArea, waitFor } from './contract/bus-contract.ts';
 import { startNatsServer, type NatsServerHandle } from './support/nats-server.ts';
 
@@ -18,6 +17,21 @@ afterAll(async () => {
 busContract('nats', async () => {
   const bus = await connectNatsBus({ servers: server.url, name: 'contract', onError: () => {} });
   return { bus, cleanup: () => bus.close() };
+});
+
+describe('choosing the bus driver', () => {
+  it('openBus() in core picks NATS when a URL is given and the in-process bus otherwise', async () => {
+    const nats = await openBus({ natsUrl: server.url, name: 'open-bus' });
+    const memory = await openBus({});
+    try {
+      expect(nats.driver).toBe('nats');
+      expect((await nats.health()).ok).toBe(true);
+      expect(memory.driver).toBe('memory');
+    } finally {
+      await nats.close();
+      await memory.close();
+    }
+  });
 });
 
 describe('nats bus across processes', () => {
@@ -90,7 +104,7 @@ describe('nats bus across processes', () => {
       [
         '--input-type=module',
         '-e',
-        `import { connectNatsBus } from ${JSON.stringify(new URL('../cli/src/drivers/nats-bus.ts', import.meta.url).pathname)};
+        `import { connectNatsBus } from ${JSON.stringify(new URL('../core/src/bus/index.ts', import.meta.url).pathname)};
          const bus = await connectNatsBus({ servers: ${JSON.stringify(server.url)}, name: 'doomed-worker' });
          await bus.consume(${JSON.stringify(subject)}, async () => { console.log('taken'); await new Promise(() => {}); }, ${JSON.stringify(options)});
          console.log('ready');`,

@@ -2,14 +2,13 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { loadConfig, ensureHome, ensureSecrets, type Config, type Secrets } from '@tagsonic/core/config';
 import { openStore, type Store } from '@tagsonic/core/store';
-import { createMemoryBus, type Bus } from '@tagsonic/core/bus';
+import { openBus, type Bus } from '@tagsonic/core/bus';
 import { MediaRoots } from '@tagsonic/core/media';
 import { Users } from '@tagsonic/core/users';
 import { Tasks } from '@tagsonic/core/tasks';
 import { createTagJournal, type TagJournal } from '@tagsonic/core/tags';
 import { openLibrary, type Library } from '@tagsonic/core/library';
 import type { GatewayDeps } from '@tagsonic/gateway';
-import { connectNatsBus } from './drivers/nats-bus.ts';
 
 /** The wired parts of one process, in either mode. */
 export interface Runtime {
@@ -38,7 +37,7 @@ export async function openRuntime(config: Config = loadConfig()): Promise<Runtim
   await ensureHome(config);
   const { secrets, created } = await ensureSecrets(config.dataDir);
   const store = await openStore({ mongodbUrl: config.mongodbUrl, dataDir: config.dataDir });
-  const bus = config.natsUrl ? await connectNatsBus({ servers: config.natsUrl, name: `tagsonic-${process.pid}` }) : createMemoryBus();
+  const bus = await openBus({ natsUrl: config.natsUrl, name: `tagsonic-${process.pid}` });
   const roots = await MediaRoots.open({ media: config.mediaDir, download: config.downloadDir, webdav: config.webdavDir });
   const users = new Users(store);
   const tasks = new Tasks(store, bus);

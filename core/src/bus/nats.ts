@@ -14,31 +14,11 @@ import {
   type StreamConfig,
 } from '@nats-io/jetstream';
 import { connect, type NatsConnection, type Subscription as NatsSubscription } from '@nats-io/transport-node';
-import {
-  assertConsumeOptions,
-  assertPattern,
-  assertSubject,
-  COMMAND_PREFIX,
-  decodePayload,
-  encodePayload,
-  errorMessage,
-  EVENT_PREFIX,
-  reportDeadLetter,
-  reportToStderr,
-  runCommand,
-  type Bus,
-  type BusErrorReporter,
-  type BusHealth,
-  type CommandHandler,
-  type ConsumeOptions,
-  type DeadLetter,
-  type DeliveryControl,
-  type EventHandler,
-  type SendOptions,
-  type SendResult,
-  type Subscription,
-} from '@tagsonic/core/bus';
-import { conflict, invalid, isTagsonicError, TagsonicError, unavailable } from '@tagsonic/core/errors';
+import { conflict, invalid, isTagsonicError, TagsonicError, unavailable } from '../errors/index.ts';
+import { decodePayload, encodePayload, errorMessage } from './codec.ts';
+import { assertConsumeOptions, reportDeadLetter, reportToStderr, runCommand, type BusErrorReporter, type DeliveryControl } from './handler.ts';
+import type { Bus, BusHealth, CommandHandler, ConsumeOptions, DeadLetter, EventHandler, SendOptions, SendResult, Subscription } from './port.ts';
+import { assertPattern, assertSubject, COMMAND_PREFIX, EVENT_PREFIX } from './subjects.ts';
 
 export interface NatsBusOptions {
   servers: string | string[];
