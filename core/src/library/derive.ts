@@ -34,22 +34,31 @@ function foldOnce(): (text: string) => string {
 }
 
 /**
- * Album key rules: the album artist tag; else "Various Artists" for compilations and for a folder
- * whose tracks of one album name different artists; else the track artist. Tracks without an album
- * tag stay with their own artist (an "[Unknown Album]" per artist, never a Various Artists one).
+ * Album key rules: the album artist tag; else "Various Artists" for compilations; else, for the tracks
+ * of one album name in one folder, the artist that dominates them (see `dominantArtist`): a guest on
+ * some tracks ("A feat. B", "A & B") or a track without an artist does not make the album a
+ * compilation. Only when no artist dominates is it filed under "Various Artists". Tracks without an
+ * album tag stay with their own artist (an "[Unknown Album]" per artist, never a Various Artists one).
  */
 export function assignAlbums(tracks: Iterable<TrackInput>): Map<string, AlbumAssignment> {
   const list = [...tracks];
   const folded = foldOnce();
-  // Per (folder, album name): do untagged tracks name more than one artist?
-  const mixed = new Map<string, Set<string>>();
+  // Per (folder, album name): the tracks that take their album artist from their siblings.
+  const groups = new Map<string, TrackInput[]>();
   const groupKey = (t: TrackInput) => `${t.folderId}\u0000${folded(t.album)}`;
   for (const t of list) {
     if (t.albumArtistTag || t.compilationTag || t.missing.includes('album')) continue;
     const key = groupKey(t);
-    let set = mixed.get(key);
-    if (!set) mixed.set(key, (set = new Set()));
-    set.add(folded(t.artist));
+    const group = groups.get(key);
+    if (group) group.push(t);
+    else groups.set(key, [t]);
+  }
+  // Per group whose tracks do not all name the same artist: the dominant one, or null (Various Artists).
+  const derived = new Map<string, AlbumArtist | null>();
+  for (const [key, group] of groups) {
+    const first = folded(group[0]!.artist);
+    if (group.every((t) => folded(t.artist) === first)) continue;
+    derived.set(key, dominantArtist(group, folded));
   }
   // Album ids by album artist, then album name, as given (ids hash the folded names).
   const albumIds = new Map<string, Map<string, string>>();
@@ -64,12 +73,15 @@ export function assignAlbums(tracks: Iterable<TrackInput>): Map<string, AlbumAss
   for (const t of list) {
     let albumArtist: string;
     let albumArtists: string[];
+    const fromSiblings = t.albumArtistTag || t.compilationTag || t.missing.includes('album') ? undefined : derived.get(groupKey(t));
     if (t.albumArtistTag) {
       albumArtist = t.albumArtistTag;
       albumArtists = t.albumArtistsTag.length > 0 ? t.albumArtistsTag : splitArtists(t.albumArtistTag);
-    } else if (t.compilationTag || (!t.missing.includes('album') && (mixed.get(groupKey(t))?.size ?? 0) > 1)) {
+    } else if (t.compilationTag || fromSiblings === null) {
       albumArtist = VARIOUS_ARTISTS;
       albumArtists = [VARIOUS_ARTISTS];
+    } else if (fromSiblings) {
+      ({ name: albumArtist, names: albumArtists } = fromSiblings);
     } else {
       albumArtist = t.artist;
       albumArtists = t.artists.length > 0 ? t.artists : [t.artist];
@@ -82,6 +94,83 @@ export function assignAlbums(tracks: Iterable<TrackInput>): Map<string, AlbumAss
       albumId: albumIdOf(albumArtist, t.album || UNKNOWN_ALBUM),
       compilation,
     });
+  }
+  return out;
+}
+
+/** An album artist worked out from the tracks: the display name and the individual names. */
+interface AlbumArtist {
+  name: string;
+  names: string[];
+}
+
+/** Share of the tracks with an artist that must credit the dominant artist (half: see `dominantArtist`). */
+export const DOMINANT_SHARE = 0.5;
+
+/**
+ * The artist that dominates the tracks of one album in one folder, or null when none does.
+ *
+ * Only tracks that have an artist tag count. Each track credits its whole artist string ("Simon &
+ * Garfunkel feat. X") and every leading part of it that ends before a separator ("Simon & Garfunkel",
+ * "Simon"): the primary artist of "A feat. B", "A & B", "A/B", "A, B" and "A (feat. B)" is A. The
+ * candidate credited by the most tracks dominates when at least `DOMINANT_SHARE` of the counted
+ * tracks credit it; among candidates credited equally, the longest wins when every other one is a
+ * leading part of it ("Simon & Garfunkel" over "Simon"), otherwise the tie means no artist dominates
+ * (an album split half and half between A and B is a compilation). The spelling shown is the one
+ * most tracks use (then the smallest, so the result never depends on the order files were found in).
+ */
+export function dominantArtist(tracks: readonly TrackInput[], folded: (text: string) => string = fold): AlbumArtist | null {
+  const credits = new Map<string, number>();
+  const spellings = new Map<string, Map<string, number>>();
+  const names = new Map<string, string[]>();
+  let counted = 0;
+  for (const t of tracks) {
+    if (t.missing.includes('artist')) continue;
+    counted++;
+    const credited = new Set<string>();
+    for (const [display, parts] of leadingCredits(t)) {
+      const key = folded(display);
+      if (credited.has(key)) continue;
+      credited.add(key);
+      credits.set(key, (credits.get(key) ?? 0) + 1);
+      let s = spellings.get(key);
+      if (!s) spellings.set(key, (s = new Map()));
+      s.set(display, (s.get(display) ?? 0) + 1);
+      if (!names.has(key)) names.set(key, parts);
+    }
+  }
+  if (counted === 0) return null;
+  let best = 0;
+  for (const n of credits.values()) best = Math.max(best, n);
+  if (best < counted * DOMINANT_SHARE) return null;
+  const top = [...credits.keys()].filter((k) => credits.get(k) === best).sort((a, b) => b.length - a.length);
+  const winner = top[0]!;
+  if (!top.every((k) => k === winner || (winner.startsWith(k) && /^[^\p{L}\p{N}]/u.test(winner.slice(k.length))))) return null;
+  const name = [...spellings.get(winner)!].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]![0];
+  return { name, names: names.get(winner)! };
+}
+
+/**
+ * What one track credits: its whole artist string with its individual names, and each leading run of
+ * those names as it is written ("A & B feat. C" → "A & B feat. C", "A & B", "A"). Tags that carry
+ * several artists as separate values credit the first value and the whole list.
+ */
+function leadingCredits(t: TrackInput): Array<[string, string[]]> {
+  const parts = t.artists.length > 0 ? t.artists : [t.artist];
+  const out: Array<[string, string[]]> = [[t.artist, parts]];
+  for (let n = parts.length - 1; n >= 1; n--) {
+    const lead = parts.slice(0, n);
+    // The display text up to the end of the n-th name, when the names appear in it in order.
+    let at = 0;
+    for (const p of lead) {
+      const i = t.artist.indexOf(p, at);
+      if (i < 0) {
+        at = -1;
+        break;
+      }
+      at = i + p.length;
+    }
+    out.push([at > 0 && n > 1 ? t.artist.slice(0, at) : lead[0]!, n > 1 && at > 0 ? lead : [lead[0]!]]);
   }
   return out;
 }
