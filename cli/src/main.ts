@@ -6,6 +6,7 @@ import { tags } from './commands/tags.ts';
 import { passwd } from './commands/passwd.ts';
 import { license } from './commands/license.ts';
 import { subsonicPassword } from './commands/subsonic-password.ts';
+import { apikey } from './commands/apikey.ts';
 
 const HELP = `tagsonic — self-hosted music library manager
 
@@ -17,8 +18,12 @@ const HELP = `tagsonic — self-hosted music library manager
   tagsonic passwd USER      set a user's password
   tagsonic subsonic-password USER [--clear]
                             set (or clear) the password Subsonic clients use for USER
+  tagsonic apikey create|list|revoke USER [ID] [--name NAME]
+                            create (printed once), list or revoke USER's Subsonic API keys
   tagsonic license issue [--forever] [--days N]
-                            print a V2 activation code for this installation
+                            print a V2 activation code for the installation in TAGSONIC_HOME
+
+In a checkout run these as ./run <command> (e.g. ./run passwd admin).
 
 Configuration is by environment variables; see README.md.`;
 
@@ -37,6 +42,8 @@ async function main(argv: string[]): Promise<void> {
       return passwd(args);
     case 'subsonic-password':
       return subsonicPassword(args);
+    case 'apikey':
+      return apikey(args);
     case 'license':
       return license(args);
     case undefined:

@@ -19,9 +19,22 @@ export async function passwd(args: string[]): Promise<void> {
   }
 }
 
-/** A new password: asked twice on a terminal, else one line of standard input. */
+/**
+ * A new password: asked twice on a terminal; else read from standard input as lines, one line
+ * (`echo pw | …`) or the same line twice (`printf 'pw\npw\n' | …`, answering both prompts).
+ */
 export async function readPassword(): Promise<string> {
-  return process.stdin.isTTY ? askTwice() : (await readAll(process.stdin)).replace(/\r?\n$/, '');
+  return process.stdin.isTTY ? askTwice() : passwordFromLines(await readAll(process.stdin));
+}
+
+/** The password piped in `text`; the line end is not part of it, a different second line is refused. */
+export function passwordFromLines(text: string): string {
+  const lines = text.split(/\r?\n/);
+  if (lines.at(-1) === '') lines.pop();
+  if (lines.length === 0) throw new CliError('no password on standard input; nothing changed');
+  if (lines.length > 2) throw new CliError('standard input holds more than two lines: give the password on one line, or twice on two lines; nothing changed');
+  if (lines.length === 2 && lines[0] !== lines[1]) throw new CliError('the two passwords differ; nothing changed');
+  return lines[0];
 }
 
 async function askTwice(): Promise<string> {

@@ -32,6 +32,8 @@ export const LICENSE_ERRORS = {
   EXPIRED: 'TAGSONIC_ERR_LICENSE_EXPIRED',
   USED: 'TAGSONIC_ERR_LICENSE_USED',
   BAD_DAYS: 'TAGSONIC_ERR_LICENSE_BAD_DAYS',
+  /** `tagsonic license issue` pointed at a home where no server was ever started (no signing key). */
+  NO_INSTALLATION: 'TAGSONIC_ERR_LICENSE_NO_INSTALLATION',
 } as const;
 
 /** Mints a code with the install's private key (PEM, PKCS#8). */
