@@ -147,13 +147,15 @@ describe('subsonic-api (third-party client) against a running server', () => {
     expect(expectOk(await alice.getPlaylist({ id })).playlist.entry?.map((e) => e.id)).toEqual([song.id]);
     expect(expectOk(await alice.getPlaylists()).playlists.playlist?.map((p) => p.id)).toContain(id);
     expectOk(await alice.deletePlaylist({ id }));
+    expectOk(await admin.createInternetRadioStation({ name: 'Client radio', streamUrl: 'https://radio.example.org/live' }));
+    expect(expectOk(await alice.getInternetRadioStations()).internetRadioStations.internetRadioStation?.map((r) => r.name)).toEqual(['Client radio']);
   });
 
   it('calls Tagsonic leaves out fail clearly', async () => {
     const calls: Array<() => Promise<Base>> = [
       () => alice.getPodcasts(),
       () => alice.getNewestPodcasts(),
-      () => alice.getInternetRadioStations(),
+      () => alice.refreshPodcasts(),
       () => alice.getChatMessages({}),
       () => alice.jukeboxControl({ action: 'status' }),
       () => alice.getVideos({}),

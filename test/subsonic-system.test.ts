@@ -161,7 +161,7 @@ describe('subsonic framework and system', () => {
     });
 
     it('answers methods it does not implement with 501 and unknown ones with 404, in the envelope', async () => {
-      for (const m of ['getPodcasts', 'getVideos', 'jukeboxControl', 'getInternetRadioStations', 'getChatMessages', 'createPodcastChannel']) {
+      for (const m of ['getPodcasts', 'getVideos', 'jukeboxControl', 'getNewestPodcasts', 'getChatMessages', 'createPodcastChannel']) {
         const res = await rest(h.app, m, {}, { format: 'json' });
         expect(res.statusCode, m).toBe(501);
         const body = res.json()['subsonic-response'];

@@ -20,11 +20,14 @@ import {
   UserResponse,
 } from '../schemas/admin.ts';
 import { ErrorEnvelope } from '../schemas/common.ts';
+import { RadioStationListResponse } from '../schemas/radio.ts';
+import { RadioStations } from '../subsonic/radio-store.ts';
 import type { Ctx } from '../deps.ts';
 
 /**
  * The admin backend's API (`/apimt/admin/*`, administrators only): accounts, editions, passwords,
- * and each account's Subsonic password and API keys.
+ * each account's Subsonic password and API keys, and the internet radio stations (managed by Subsonic
+ * clients; listed here so an administrator sees what every client shows).
  */
 export async function adminRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -141,5 +144,19 @@ export async function adminRoutes(app: FastifyInstance, ctx: Ctx): Promise<void>
       await ctx.subsonic.revokeApiKey(request.params.username, request.params.id);
       return ok(null, 'API 密钥已吊销');
     },
+  );
+
+  const radio = new RadioStations(ctx.store);
+  r.get('/apimt/admin/radio_stations/', { ...gate, schema: { response: { 200: RadioStationListResponse, ...errors } } }, async () =>
+    ok({
+      stations: (await radio.list()).map((s) => ({
+        id: s._id,
+        name: s.name,
+        stream_url: s.streamUrl,
+        home_page_url: s.homePageUrl,
+        created_at: new Date(s.createdAt).toISOString(),
+        updated_at: new Date(s.updatedAt).toISOString(),
+      })),
+    }),
   );
 }

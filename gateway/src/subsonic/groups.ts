@@ -11,6 +11,7 @@ import { annotationGroup } from './annotation.ts';
 import { bookmarksGroup } from './bookmarks.ts';
 import { usersGroup } from './users.ts';
 import { sharesGroup } from './shares.ts';
+import { radioGroup } from './radio.ts';
 import { scanGroup } from './scan.ts';
 import { discoverGroup } from './discover.ts';
 import { mediaGroup } from './media.ts';
@@ -25,6 +26,7 @@ export const GROUPS: readonly SubsonicGroup[] = [
   bookmarksGroup,
   usersGroup,
   sharesGroup,
+  radioGroup,
   scanGroup,
   discoverGroup,
   mediaGroup,

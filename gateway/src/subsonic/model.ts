@@ -294,6 +294,13 @@ export interface ShareBody {
   entry: Child[];
 }
 
+export interface InternetRadioStationBody {
+  id: string;
+  name: string;
+  streamUrl: string;
+  homePageUrl?: string;
+}
+
 export interface ScanStatusBody {
   scanning: boolean;
   count?: number;
@@ -400,6 +407,7 @@ export interface ResponseBody {
   user?: UserBody;
   users?: { user: UserBody[] };
   shares?: { share: ShareBody[] };
+  internetRadioStations?: { internetRadioStation: InternetRadioStationBody[] };
   scanStatus?: ScanStatusBody;
   license?: LicenseBody;
   openSubsonicExtensions?: OpenSubsonicExtensionBody[];

@@ -7,7 +7,6 @@ const VIDEO = 'Tagsonic is a music server: video is not supported.';
 const CHAT = 'Tagsonic has no chat.';
 const PODCASTS = 'Tagsonic does not manage podcasts.';
 const JUKEBOX = 'Tagsonic has no jukebox mode (server-side playback).';
-const RADIO = 'Tagsonic does not manage internet radio stations.';
 
 export const NOT_IMPLEMENTED: ReadonlyMap<string, string> = new Map([
   ['getVideos', VIDEO],
@@ -25,9 +24,5 @@ export const NOT_IMPLEMENTED: ReadonlyMap<string, string> = new Map([
   ['deletePodcastEpisode', PODCASTS],
   ['downloadPodcastEpisode', PODCASTS],
   ['jukeboxControl', JUKEBOX],
-  ['getInternetRadioStations', RADIO],
-  ['createInternetRadioStation', RADIO],
-  ['updateInternetRadioStation', RADIO],
-  ['deleteInternetRadioStation', RADIO],
   ['search', 'search (Subsonic 1.0) is deprecated and not supported: use search3 (or search2).'],
 ]);
