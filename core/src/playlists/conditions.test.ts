@@ -178,6 +178,23 @@ describe('smart playlist conditions', () => {
     expect(() => parseOrderBy('loudness')).toThrow(/Unknown order/);
   });
 
+  it("accepts every select value of the spec's smart playlist form (doc 2 §5), in every direction form", () => {
+    // Default '?' (random); others -accessed_date, accessed_date, -plays_count, plays_count, -created_at, created_at.
+    expect(parseOrderBy('?')).toBe('random');
+    for (const [spec, field] of [['accessed_date', 'accessed-date'], ['plays_count', 'play-count'], ['created_at', 'created-at']]) {
+      expect(parseOrderBy(spec)).toBe(field);
+      expect(parseOrderBy(`-${spec}`)).toBe(`-${field}`);
+      expect(parseOrderBy(`${spec} desc`)).toBe(`-${field}`);
+      expect(parseOrderBy(`${spec}:asc`)).toBe(field);
+      expect(parseOrderBy(spec.toUpperCase())).toBe(field);
+    }
+    for (const field of ['title', 'album', 'artist', 'year', 'play-count', 'duration', 'bit-rate', 'size', 'sample-rate']) {
+      expect(parseOrderBy(`-${field.replace('-', '_')}`)).toBe(`-${field}`);
+    }
+    const plays = new Map([['t1', { count: 2, last: null }], ['t3', { count: 9, last: null }]]);
+    expect(ids(orderTracks([track('t1'), track('t2'), track('t3')], parseOrderBy('-plays_count'), { plays }))).toEqual(['t3', 't1', 't2']);
+  });
+
   it('orders by a field with missing values last, or shuffles', () => {
     const c = ctx();
     expect(ids(orderTracks([...tracks], '-play-count', c))).toEqual(['t1', 't2', 't3']);

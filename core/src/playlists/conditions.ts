@@ -29,11 +29,14 @@ export type Condition =
 export type ConditionGroups = Condition[][];
 
 /**
- * Orders a smart playlist can be cut by (its "select standard"). `-` in front = descending. The
- * dashboard's list names are accepted as aliases (see ORDER_ALIASES).
+ * Orders a smart playlist can be cut by (its "select standard"). `-` in front = descending. The spec's
+ * select values (`?` for random, `plays_count`, `accessed_date`, `created_at`, each optionally with `-`)
+ * and the dashboard's list names are accepted as aliases (see ORDER_ALIASES).
  */
 export const ORDER_FIELDS = ['random', 'title', 'album', 'artist', 'year', 'play-count', 'created-at', 'accessed-date', 'duration', 'bit-rate', 'size', 'sample-rate'] as const;
 const ORDER_ALIASES: Record<string, string> = {
+  '?': 'random',
+  'plays-count': 'play-count',
   'recently-added': '-created-at',
   'recently-played': '-accessed-date',
   'most-played': '-play-count',
