@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiCall, configureApiClient, isApiError } from './api-client.ts';
 import { onNotice, type Notice } from './notify.ts';
+import { useLang } from './i18n.ts';
 
 interface Seen {
   method: string;
@@ -32,6 +33,8 @@ beforeAll(async () => {
       if (req.url === '/msg-only') return json(400, { result: false, code: 40000, msg: 'only msg', data: null });
       if (req.url === '/refused') return json(200, { result: false, code: 0, message: 'nope', data: { error: 'TAGSONIC_ERR_X_NOPE' } });
       if (req.url === '/forbidden') return json(403, { result: false, code: 40302, message: 'V1 version restriction: import', msg: '', data: { error: 'TAGSONIC_ERR_AUTH_V1_RESTRICTED' } });
+      if (req.url === '/wrong-password') return json(400, { result: false, code: 40000, message: 'Wrong username or password.', data: { error: 'TAGSONIC_ERR_AUTH_BAD_CREDENTIALS' } });
+      if (req.url === '/uploaded') return json(200, { result: true, code: 0, message: '上传成功！', data: '/x' });
       if (req.url === '/unauth') return json(401, { result: false, code: 40100, message: 'Sign in first', data: { error: 'TAGSONIC_ERR_AUTH_REQUIRED' } });
       if (req.url === '/broken') {
         res.writeHead(502, { 'content-type': 'text/html' });
@@ -101,7 +104,7 @@ describe('api client', () => {
   });
 
   it('a silent 401 shows nothing but reports the lost session', async () => {
-    await expect(apiCall('/unauth', { body: {}, onError: { title: '查询失败！', timeout: 5000, silentStatuses: [401] } })).rejects.toThrow('Sign in first');
+    await expect(apiCall('/unauth', { body: {}, onError: { title: '查询失败！', timeout: 5000, silentStatuses: [401] } })).rejects.toThrow('请先登录');
     expect(notices).toEqual([]);
     expect(unauthorized).toEqual(['/unauth']);
   });
@@ -114,8 +117,24 @@ describe('api client', () => {
     expect(notices[0].content).toBeTruthy();
   });
 
+  it('shows a known code in the interface language (zh-CN default, English when switched), keeping the server text in details', async () => {
+    const spec = { onError: { title: '登录失败！', fallback: '登录失败', timeout: 2000 } };
+    const zh = await apiCall('/wrong-password', { body: {}, ...spec }).catch((e: unknown) => e);
+    expect(notices.at(-1)).toMatchObject({ title: '登录失败！', content: '用户名或密码错误' });
+    expect(isApiError(zh) && zh.details.serverMessage).toBe('Wrong username or password.');
+    useLang.getState().setLang('en');
+    try {
+      await apiCall('/wrong-password', { body: {}, ...spec }).catch(() => undefined);
+      expect(notices.at(-1)).toMatchObject({ title: 'Login failed!', content: 'Wrong username or password.' });
+      await apiCall('/uploaded', { body: {}, onSuccess: { title: '上传成功！', timeout: 2000 } });
+      expect(notices.at(-1)).toMatchObject({ intent: 'success', title: 'Uploaded!', content: 'Uploaded!' });
+    } finally {
+      useLang.getState().setLang('zh-CN');
+    }
+  });
+
   it('onError false keeps a failure silent', async () => {
-    await expect(apiCall('/nowhere', { onError: false })).rejects.toThrow('No route GET /nowhere');
+    await expect(apiCall('/nowhere', { onError: false })).rejects.toThrow('接口不存在');
     expect(notices).toEqual([]);
   });
 });

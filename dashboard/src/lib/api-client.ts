@@ -7,8 +7,9 @@
 import { DashboardError, type ErrorKind } from './errors.ts';
 import { HTTP_TIMEOUT_MS } from './constants.ts';
 import { readCookie } from './cookies.ts';
-import { translate } from './i18n.ts';
+import { translate, useLang } from './i18n.ts';
 import { notify, type NoticeIntent } from './notify.ts';
+import { serverMessage } from './server-messages.ts';
 
 export interface Envelope<T> {
   result: boolean;
@@ -69,17 +70,24 @@ export function configureApiClient(next: Partial<Config>): void {
 
 const KIND_BY_STATUS: Record<number, ErrorKind> = { 400: 'invalid', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 413: 'invalid', 415: 'unsupported', 429: 'forbidden', 503: 'unavailable' };
 
-/** The failure of a call: `code` is the server's TAGSONIC_ERR_* code, `details` carry status and envelope. */
-export type ApiError = DashboardError & { details: { status: number; code: number; data: unknown } };
+/**
+ * The failure of a call: `code` is the server's TAGSONIC_ERR_* code, `message` the text for it in the
+ * interface language (server-messages.ts), `details` carry status, envelope and the server's own words.
+ */
+export type ApiError = DashboardError & { details: { status: number; code: number; data: unknown; serverMessage: string } };
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof DashboardError && typeof e.details?.status === 'number';
 
-function apiError(status: number, envelope: Partial<Envelope<unknown>> & { msg?: string }, fallbackCode: string): ApiError {
-  const message = envelope.message || envelope.msg || (status >= 200 && status < 300 ? '' : GENERIC_FAILURE);
+/** `clientCode` names a failure found before any envelope (network, timeout, not JSON). */
+function apiError(status: number, envelope: Partial<Envelope<unknown>> & { msg?: string }, clientCode?: string): ApiError {
+  const said = envelope.message || envelope.msg || '';
   const data = envelope.data as { error?: unknown } | null | undefined;
-  const code = typeof data?.error === 'string' ? data.error : fallbackCode;
+  const named = typeof data?.error === 'string' ? data.error : clientCode;
+  const code = named ?? (status >= 200 && status < 300 ? 'TAGSONIC_ERR_DASHBOARD_REFUSED' : 'TAGSONIC_ERR_DASHBOARD_HTTP');
   const kind = KIND_BY_STATUS[status] ?? (status >= 500 ? 'unavailable' : 'invalid');
-  return new DashboardError(kind, code, message, { status, code: envelope.code ?? status * 100, data: envelope.data ?? null }) as ApiError;
+  // A code the catalogue knows speaks the interface language; an unknown one (or none) keeps the server's words.
+  const message = (named ? serverMessage(named, said, useLang.getState().lang) : said) || (status >= 200 && status < 300 ? '' : translate(GENERIC_FAILURE));
+  return new DashboardError(kind, code, message, { status, code: envelope.code ?? status * 100, data: envelope.data ?? null, serverMessage: said }) as ApiError;
 }
 
 function url(path: string, query?: CallOptions['query']): string {
@@ -99,8 +107,9 @@ function headers(body: unknown): Record<string, string> {
   return h;
 }
 
-function announce(spec: NoticeSpec, serverMessage: string, intent: NoticeIntent): void {
-  const content = spec.content === false ? undefined : spec.content ?? (serverMessage || (spec.fallback !== undefined ? translate(spec.fallback) : undefined));
+/** `message` is already in the interface language (a failure's catalogue text, or a translated success). */
+function announce(spec: NoticeSpec, message: string, intent: NoticeIntent): void {
+  const content = spec.content === false ? undefined : spec.content ?? (message || (spec.fallback !== undefined ? translate(spec.fallback) : undefined));
   notify({ intent: spec.intent ?? intent, title: translate(spec.title), content, timeout: spec.timeout, action: spec.action });
 }
 
@@ -111,6 +120,8 @@ export async function apiCall<T>(path: string, options: CallOptions = {}): Promi
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   let status = 0;
   let envelope: Partial<Envelope<T>> & { msg?: string };
+  // Failures the browser sees before any envelope (network, timeout, not JSON) get the client's own codes.
+  let clientCode: string | undefined;
   try {
     const res = await config.fetch(url(path, options.query), {
       method,
@@ -124,19 +135,22 @@ export async function apiCall<T>(path: string, options: CallOptions = {}): Promi
     try {
       envelope = text ? (JSON.parse(text) as typeof envelope) : {};
     } catch {
-      envelope = { result: false, message: status >= 200 && status < 300 ? 'The server answered with something that is not JSON.' : GENERIC_FAILURE };
+      const answered = status >= 200 && status < 300;
+      clientCode = answered ? 'TAGSONIC_ERR_DASHBOARD_NOT_JSON' : 'TAGSONIC_ERR_DASHBOARD_HTTP';
+      envelope = { result: false, message: answered ? 'The server answered with something that is not JSON.' : GENERIC_FAILURE };
     }
   } catch (e) {
     if (options.signal?.aborted) throw e;
     // The spec's client turns a network failure into code 500 with the error's message.
     status = 500;
     const message = timeout.aborted ? `No answer within ${HTTP_TIMEOUT_MS / 1000} s` : e instanceof Error ? e.message : String(e);
+    clientCode = timeout.aborted ? 'TAGSONIC_ERR_DASHBOARD_TIMEOUT' : 'TAGSONIC_ERR_DASHBOARD_NETWORK';
     envelope = { result: false, code: 500, message };
   }
 
   const ok = status >= 200 && status < 300 && envelope.result === true;
   if (!ok) {
-    const error = apiError(status, envelope, status >= 200 && status < 300 ? 'TAGSONIC_ERR_DASHBOARD_REFUSED' : 'TAGSONIC_ERR_DASHBOARD_HTTP');
+    const error = apiError(status, envelope, clientCode);
     if (status === 401 && config.onUnauthorized) config.onUnauthorized(path);
     const spec = options.onError;
     if (spec !== false && !spec?.silentStatuses?.includes(status)) {
@@ -146,7 +160,8 @@ export async function apiCall<T>(path: string, options: CallOptions = {}): Promi
     throw error;
   }
   const message = envelope.message || envelope.msg || '';
-  if (options.onSuccess) announce(typeof options.onSuccess === 'function' ? options.onSuccess(envelope.data) : options.onSuccess, message, 'success');
+  // Success messages are the spec's Chinese texts (上传成功！); English mode shows their translation.
+  if (options.onSuccess) announce(typeof options.onSuccess === 'function' ? options.onSuccess(envelope.data) : options.onSuccess, message && translate(message), 'success');
   return { result: true, code: envelope.code ?? 0, message, data: envelope.data as T, token: envelope.token };
 }
 
@@ -160,7 +175,10 @@ export async function subsonicGet<T>(endpoint: string, params: Record<string, st
   const u = readCookie('username', cookies);
   const t = readCookie('hash', cookies);
   const s = readCookie('salt', cookies);
-  if (!u || !t || !s) throw new DashboardError('unauthorized', 'TAGSONIC_ERR_DASHBOARD_NO_SUBSONIC', 'This account has no Subsonic password yet; an administrator can set one in the admin backend.');
+  if (!u || !t || !s) {
+    const code = 'TAGSONIC_ERR_DASHBOARD_NO_SUBSONIC';
+    throw new DashboardError('unauthorized', code, serverMessage(code, '', useLang.getState().lang));
+  }
   const query = { u, t, s, v: '1.16.1', c: 'tagsonic-dashboard', f: 'json', ...params };
   const timeout = AbortSignal.timeout(HTTP_TIMEOUT_MS);
   const res = await config.fetch(url(`/rest/${endpoint}`, query), {

@@ -286,4 +286,10 @@ export const EN: Record<string, string> = {
   '登录失败！': 'Login failed!',
   登录失败: 'Login failed',
   中文: '中文',
+  // Success messages the server sends (shown translated in English mode)
+  'API 密钥已创建（只显示这一次）': 'API key created (shown this once)',
+  'API 密钥已吊销': 'API key revoked',
+  已退出登录: 'Signed out',
+  没有规则匹配: 'No rule matched',
+  '预览成功！': 'Preview ready!',
 };

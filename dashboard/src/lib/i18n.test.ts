@@ -11,11 +11,12 @@ function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) return sources(p);
-    return /\.(ts|tsx)$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) && e.name !== 'i18n-en.ts' ? [p] : [];
+    return /\.(ts|tsx)$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) && !['i18n-en.ts', 'server-messages.ts'].includes(e.name) ? [p] : [];
   });
 }
 
 describe('i18n', () => {
+  // server-messages.ts holds both languages of each server message itself.
   it('every Chinese text in the dashboard has an English entry (tag values such as preset genres excepted)', () => {
     const values = new Set<string>(PRESET_GENRES);
     const missing: string[] = [];

@@ -5,6 +5,7 @@ import { Checkbox, FormGroup, HTMLSelect, InputGroup } from '../../../components
 import { Menu, MenuDivider, MenuItem, Popover } from '../../../components/ui/menu.tsx';
 import { Alert, Dialog, DialogBody, DialogFooter } from '../../../components/ui/overlay.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
+import { useFormatDateTime } from '../../../lib/dates.ts';
 import { useT } from '../../../lib/i18n.ts';
 import { useSession } from '../../../stores/session-store.ts';
 import { clearSubsonicPassword } from '../api/clear-subsonic-password.ts';
@@ -32,6 +33,7 @@ type Modal =
 /** The admin backend (/admin/): users, their editions and passwords, Subsonic passwords and API keys. */
 export function AdminPage() {
   const t = useT();
+  const date = useFormatDateTime();
   const me = useSession((s) => s.user);
   const [users, setUsers] = useState<AdminUser[] | null>(null);
   const [refused, setRefused] = useState<string | null>(null);
@@ -104,7 +106,7 @@ export function AdminPage() {
                   <td>{u.is_admin ? '✓' : ''}</td>
                   <td>{u.has_subsonic_password ? t('已设置') : <span className="ts-muted">{t('未设置')}</span>}</td>
                   <td>{u.api_key_count}</td>
-                  <td className="ts-small">{new Date(u.created_at).toLocaleString()}</td>
+                  <td className="ts-small">{date(u.created_at)}</td>
                   <td>
                     <Popover
                       placement="bottom-end"
@@ -293,6 +295,7 @@ function RoleDialog({ user, onClose, onDone }: { user: AdminUser; onClose: () =>
 
 function KeysDialog({ user, onClose }: { user: AdminUser; onClose: () => void }) {
   const t = useT();
+  const date = useFormatDateTime();
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
   const [name, setName] = useState('');
   const [fresh, setFresh] = useState<string | null>(null);
@@ -331,8 +334,8 @@ function KeysDialog({ user, onClose }: { user: AdminUser; onClose: () => void })
                   <td>
                     <code>{k.prefix}…</code>
                   </td>
-                  <td className="ts-small">{new Date(k.created_at).toLocaleString()}</td>
-                  <td className="ts-small">{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : '—'}</td>
+                  <td className="ts-small">{date(k.created_at)}</td>
+                  <td className="ts-small">{k.last_used_at ? date(k.last_used_at) : '—'}</td>
                   <td>
                     <Button size="small" variant="minimal" icon="trash" intent="danger" aria-label={t('删除')} onClick={() => void deleteApiKey(user.username, k.id).then(load, () => undefined)} />
                   </td>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { NonIdealState } from '../../../components/ui/display.tsx';
 import { Popover } from '../../../components/ui/menu.tsx';
+import { useFormatDateTime } from '../../../lib/dates.ts';
 import { useT } from '../../../lib/i18n.ts';
 import { getFailedRecords, type FailedRecord } from '../api/get-failed-records.ts';
 import { markRecordsRead } from '../api/mark-records-read.ts';
@@ -11,6 +12,7 @@ const POLL_MS = 60_000;
 /** The bell: failed-task records (title, content, update time); opening it posts the list and the unread count drops to 0 (§4). */
 export function NotificationBell() {
   const t = useT();
+  const date = useFormatDateTime();
   const [items, setItems] = useState<FailedRecord[]>([]);
   const [unread, setUnread] = useState(0);
 
@@ -51,7 +53,7 @@ export function NotificationBell() {
               <div className="ts-bell-title">{r.title}</div>
               <div className="ts-bell-content">{r.content}</div>
               <time className="ts-muted" dateTime={r.update_at}>
-                {new Date(r.update_at).toLocaleString()}
+                {date(r.update_at)}
               </time>
             </li>
           ))}

@@ -1,0 +1,176 @@
+/**
+ * What the server says, in the interface's language. The gateway's envelopes carry a stable
+ * `TAGSONIC_ERR_*` code beside an English message meant for logs and API clients; the dashboard shows the
+ * text of this catalogue for the code (zh-CN, or English when switched) and falls back to the server's
+ * message only for a code it does not know. Texts follow the spec's §8 wording where it gives one.
+ *
+ * Server success messages are Chinese literals (`上传成功！`); `translate` (i18n-en.ts) covers them.
+ */
+import type { Lang } from './i18n.ts';
+
+interface Text {
+  zh: string;
+  en: string;
+}
+
+/** Entries whose wording depends on a figure in the server's message (a wait in minutes or seconds). */
+type Entry = Text | ((serverMessage: string) => Text);
+
+/** "try again in 3 minutes" / "slow down for 20 seconds": the first figure and unit of the server's text. */
+function waitOf(serverMessage: string): { zh: string; en: string } | null {
+  const m = /(\d+)\s*(second|minute|hour|s\b|min\b)/i.exec(serverMessage);
+  if (!m) return null;
+  const n = Number(m[1]);
+  const unit = m[2]!.toLowerCase();
+  if (unit.startsWith('h')) return { zh: `${n} 小时`, en: `${n} hour${n === 1 ? '' : 's'}` };
+  if (unit.startsWith('m')) return { zh: `${n} 分钟`, en: `${n} minute${n === 1 ? '' : 's'}` };
+  return { zh: `${n} 秒`, en: `${n} second${n === 1 ? '' : 's'}` };
+}
+
+const rateLimited = (serverMessage: string): Text => {
+  const wait = waitOf(serverMessage);
+  return wait
+    ? { zh: `尝试次数过多，请 ${wait.zh}后再试`, en: `Too many attempts; try again in ${wait.en}.` }
+    : { zh: '尝试次数过多，请稍后再试', en: 'Too many attempts; try again later.' };
+};
+
+const CATALOGUE: Record<string, Entry> = {
+  // Sign-in, sessions, editions
+  TAGSONIC_ERR_AUTH_BAD_CREDENTIALS: { zh: '用户名或密码错误', en: 'Wrong username or password.' },
+  TAGSONIC_ERR_AUTH_RATE_LIMITED: rateLimited,
+  TAGSONIC_ERR_AUTH_REQUIRED: { zh: '请先登录', en: 'Please sign in.' },
+  TAGSONIC_ERR_AUTH_INVALID: { zh: '登录已过期，请重新登录', en: 'Your session has ended; please sign in again.' },
+  TAGSONIC_ERR_AUTH_CSRF: { zh: '页面已过期（CSRF 校验失败），请刷新页面后重试', en: 'This page is out of date (CSRF check failed); reload it and try again.' },
+  TAGSONIC_ERR_AUTH_ADMIN_ONLY: { zh: '只有管理员可以执行此操作', en: 'Only an administrator can do this.' },
+  TAGSONIC_ERR_AUTH_V1_RESTRICTED: { zh: 'V1 版本限制：此功能需要 V2 版本，请使用激活码激活', en: 'V1 restriction: this feature needs V2; activate it with a code.' },
+  // Activation codes
+  TAGSONIC_ERR_LICENSE_MALFORMED: { zh: '激活码格式错误，请检查是否完整复制', en: 'This is not a valid activation code; check that it was copied completely.' },
+  TAGSONIC_ERR_LICENSE_BAD_SIGNATURE: { zh: '激活码无效（不是为此安装签发的）', en: 'The activation code is not valid for this installation.' },
+  TAGSONIC_ERR_LICENSE_EXPIRED: { zh: '激活码已过期', en: 'The activation code has expired.' },
+  TAGSONIC_ERR_LICENSE_USED: { zh: '该激活码已被其他账号使用', en: 'This activation code has already been used by another account.' },
+  TAGSONIC_ERR_LICENSE_NO_INSTALLATION: { zh: '找不到此安装（激活码须在服务器的 TAGSONIC_HOME 中签发）', en: 'No installation found (codes are issued with the server\'s TAGSONIC_HOME).' },
+  TAGSONIC_ERR_LICENSE_BAD_DAYS: { zh: '激活天数无效', en: 'The number of days is not valid.' },
+  // Accounts (admin backend)
+  TAGSONIC_ERR_USER_NOT_FOUND: { zh: '用户不存在', en: 'No such user.' },
+  TAGSONIC_ERR_USER_EXISTS: { zh: '用户名已存在', en: 'That username is taken.' },
+  TAGSONIC_ERR_USER_BAD_NAME: { zh: '用户名只能包含字母、数字和 _ . @ -，最多 64 个字符', en: 'A username has letters, digits and _ . @ - only, at most 64 characters.' },
+  TAGSONIC_ERR_USER_WEAK_PASSWORD: { zh: '密码长度需在 8 到 1024 个字符之间', en: 'A password has 8 to 1024 characters.' },
+  TAGSONIC_ERR_USER_BAD_ROLE: { zh: '版本只能是 V1 或 V2', en: 'The role must be V1 or V2.' },
+  TAGSONIC_ERR_USER_BAD_DATE: { zh: '日期无效', en: 'The date is not valid.' },
+  TAGSONIC_ERR_USER_DELETE_SELF: { zh: '不能删除自己的账号', en: 'You cannot delete your own account.' },
+  TAGSONIC_ERR_USER_LAST_ADMIN: { zh: '这是唯一的管理员，不能删除或降级', en: 'This is the only administrator; it cannot be deleted or demoted.' },
+  // Request shape and transport
+  TAGSONIC_ERR_HTTP: { zh: '请求无效', en: 'The request is not valid.' },
+  TAGSONIC_ERR_HTTP_INVALID: { zh: '请求参数无效', en: 'The request has invalid parameters.' },
+  TAGSONIC_ERR_HTTP_NO_ROUTE: { zh: '接口不存在', en: 'No such API route.' },
+  TAGSONIC_ERR_HTTP_NOT_FOUND: { zh: '接口不存在', en: 'No such API route.' },
+  TAGSONIC_ERR_INTERNAL: { zh: '服务器内部错误', en: 'Internal server error.' },
+  TAGSONIC_ERR_DASHBOARD_HTTP: { zh: '请求异常，请刷新重试', en: 'The request failed; reload and try again.' },
+  TAGSONIC_ERR_DASHBOARD_NETWORK: { zh: '网络错误，无法连接服务器', en: 'Network error: the server cannot be reached.' },
+  TAGSONIC_ERR_DASHBOARD_TIMEOUT: { zh: '服务器在 200 秒内没有响应', en: 'No answer within 200 s.' },
+  TAGSONIC_ERR_DASHBOARD_NOT_JSON: { zh: '服务器返回的内容无法识别', en: 'The server answered with something that is not JSON.' },
+  TAGSONIC_ERR_DASHBOARD_NO_SUBSONIC: { zh: '此账号还没有 Subsonic 密码，请管理员在后台管理中设置', en: 'This account has no Subsonic password yet; an administrator can set one in the admin backend.' },
+  TAGSONIC_ERR_STORE_UNAVAILABLE: { zh: '数据库暂时不可用，请稍后再试', en: 'The database is unavailable; try again shortly.' },
+  TAGSONIC_ERR_STORE_DUPLICATE_KEY: { zh: '已存在相同的记录', en: 'A record with the same key already exists.' },
+  TAGSONIC_ERR_BUS_UNAVAILABLE: { zh: '后台任务服务暂时不可用，请稍后再试', en: 'The task service is unavailable; try again shortly.' },
+  // Paths and media roots
+  TAGSONIC_ERR_MEDIA_BAD_PATH: { zh: '路径无效', en: 'The path is not valid.' },
+  TAGSONIC_ERR_MEDIA_OUTSIDE_ROOTS: { zh: '不允许访问媒体目录以外的位置', en: 'Access outside the media folders is not allowed.' },
+  TAGSONIC_ERR_MEDIA_NOT_FOUND: { zh: '文件或文件夹不存在', en: 'No such file or folder.' },
+  TAGSONIC_ERR_MEDIA_NO_ROOT: { zh: '媒体目录不存在', en: 'No such media folder.' },
+  TAGSONIC_ERR_MEDIA_FILE_GONE: { zh: '文件已不存在，请重新扫描音乐库', en: 'The file is gone; rescan the library.' },
+  TAGSONIC_ERR_MEDIA_COVER_TOO_LARGE: { zh: '封面图片超过 64 MB', en: 'The cover picture is larger than 64 MB.' },
+  TAGSONIC_ERR_MEDIA_DOWNLOAD_KIND: { zh: '无法下载此项目', en: 'This item cannot be downloaded.' },
+  // Files and folders
+  TAGSONIC_ERR_FILES_BAD_PATH: { zh: '路径无效', en: 'The path is not valid.' },
+  TAGSONIC_ERR_FILES_BAD_NAME: { zh: '文件名无效（不能为空，也不能包含 “/”）', en: 'The file name is not valid (not empty, no "/").' },
+  TAGSONIC_ERR_FILES_NAME_TAKEN: { zh: '该文件夹中已有同名文件，请换一个名字', en: 'A file with that name already exists in this folder; choose another name.' },
+  TAGSONIC_ERR_FILES_BAD_STATE: { zh: '状态只能是 success、failed 或 null', en: 'A state is success, failed or null.' },
+  TAGSONIC_ERR_FILES_NOT_AUDIO: { zh: '不是音频文件', en: 'This is not an audio file.' },
+  TAGSONIC_ERR_FILES_NOT_A_FOLDER: { zh: '不是文件夹', en: 'This is not a folder.' },
+  TAGSONIC_ERR_FILES_NOT_IMAGE: { zh: '不是图片或音频文件', en: 'This is neither a picture nor an audio file.' },
+  TAGSONIC_ERR_FILES_NO_COVER: { zh: '该文件没有封面', en: 'This file has no cover.' },
+  TAGSONIC_ERR_FILES_NO_FOLDER_COVER: { zh: '所在文件夹没有可导入的 cover.jpg', en: 'The folder has no cover.jpg to import.' },
+  TAGSONIC_ERR_FILES_NO_LRC: { zh: '旁边没有同名的 .lrc 歌词文件可导入', en: 'There is no .lrc file of the same name beside it to import.' },
+  TAGSONIC_ERR_FILES_LRC_TOO_LARGE: { zh: '歌词文件超过 2 MB，不是歌词文件', en: 'The lyrics file is larger than 2 MB; it is not a lyrics file.' },
+  TAGSONIC_ERR_FILES_COVER_NOT_IMAGE: { zh: '封面文件不是可识别的图片', en: 'The cover file is not a picture Tagsonic can read.' },
+  TAGSONIC_ERR_FILES_COVER_NOT_JPEG: { zh: 'cover.jpg 必须是 JPEG 格式', en: 'cover.jpg must be written as JPEG.' },
+  TAGSONIC_ERR_FILES_COVER_TOO_LARGE: { zh: '封面文件超过 32 MB', en: 'The cover file is larger than 32 MB.' },
+  // Uploads and pictures
+  TAGSONIC_ERR_UPLOAD_MISSING: { zh: '没有收到文件', en: 'No file was sent.' },
+  TAGSONIC_ERR_UPLOAD_EMPTY: { zh: '上传的文件是空的', en: 'The uploaded file is empty.' },
+  TAGSONIC_ERR_UPLOAD_NOT_IMAGE: { zh: '只能上传图片文件', en: 'Only image files can be uploaded.' },
+  TAGSONIC_ERR_UPLOAD_NOT_MULTIPART: { zh: '上传格式错误（需要表单上传）', en: 'The upload must be a form (multipart) upload.' },
+  TAGSONIC_ERR_UPLOAD_TOO_LARGE: { zh: '文件太大', en: 'The file is too large.' },
+  TAGSONIC_ERR_UPLOAD_TOO_MANY_PIXELS: { zh: '图片像素过多（最多 20 MP）', en: 'The picture has too many pixels (at most 20 MP).' },
+  TAGSONIC_ERR_UPLOAD_NOT_FOUND: { zh: '上传的图片不存在', en: 'No such uploaded picture.' },
+  TAGSONIC_ERR_IMAGE_UNKNOWN: { zh: '无法识别的图片（支持 JPEG、PNG、WebP、GIF、BMP）', en: 'This is not a picture Tagsonic can read (JPEG, PNG, WebP, GIF or BMP).' },
+  TAGSONIC_ERR_IMAGE_CONVERT: { zh: '图片转换失败', en: 'The picture could not be converted.' },
+  TAGSONIC_ERR_IMAGE_FFMPEG: { zh: '服务器缺少 ffmpeg，无法转换图片', en: 'ffmpeg is not available to convert pictures.' },
+  TAGSONIC_ERR_COVER_FFMPEG: { zh: '服务器缺少 ffmpeg，无法生成默认封面', en: 'ffmpeg is not available to draw the default cover.' },
+  TAGSONIC_ERR_BACKGROUND_NONE: { zh: '没有自定义背景图片', en: 'No custom background is set.' },
+  // Tags
+  TAGSONIC_ERR_TAGS_NOT_FOUND: { zh: '文件不存在', en: 'The file does not exist.' },
+  TAGSONIC_ERR_TAGS_NOT_A_FILE: { zh: '不是文件', en: 'This is not a file.' },
+  TAGSONIC_ERR_TAGS_EMPTY_FILE: { zh: '文件是空的', en: 'The file is empty.' },
+  TAGSONIC_ERR_TAGS_ACCESS_DENIED: { zh: '没有读写该文件的权限', en: 'Tagsonic may not read or write this file.' },
+  TAGSONIC_ERR_TAGS_UNSUPPORTED_FORMAT: { zh: '不支持此文件格式', en: 'This file format is not supported.' },
+  TAGSONIC_ERR_TAGS_UNREADABLE: { zh: '无法读取此文件的标签（文件可能已损坏）', en: "This file's tags cannot be read (the file may be damaged)." },
+  TAGSONIC_ERR_TAGS_TRUNCATED: { zh: '文件不完整（可能已截断）', en: 'The file is incomplete (it may be truncated).' },
+  TAGSONIC_ERR_TAGS_FILE_TOO_LARGE: { zh: '文件太大，无法编辑标签', en: 'The file is too large to edit its tags.' },
+  TAGSONIC_ERR_TAGS_TAG_TOO_LARGE: { zh: '文件的标签超出大小限制（封面、单个字段、帧数量或标签总大小），文件可能已损坏', en: "The file's tags are beyond the size limits (cover, a single field, frame count or total size); the file may be malformed." },
+  TAGSONIC_ERR_TAGS_INVALID_VALUE: { zh: '标签值无效', en: 'A tag value is not valid.' },
+  TAGSONIC_ERR_TAGS_FIELD_UNSUPPORTED: { zh: '此文件格式不支持该字段', en: 'This file format does not support that field.' },
+  TAGSONIC_ERR_TAGS_ARTWORK_INVALID: { zh: '封面图片无效', en: 'The cover picture is not valid.' },
+  TAGSONIC_ERR_TAGS_ARTWORK_UNSUPPORTED: { zh: '此文件格式不支持写入封面', en: 'This file format cannot hold a cover.' },
+  TAGSONIC_ERR_TAGS_BAD_COVER: { zh: '新封面不是图片', en: 'The new cover is not a picture.' },
+  TAGSONIC_ERR_TAGS_FILE_CHANGED: { zh: '文件在保存过程中被其他程序修改，未写入', en: 'The file changed while saving; nothing was written.' },
+  TAGSONIC_ERR_TAGS_PAYLOAD_CHANGED: { zh: '文件的音频数据有变化，未写入', en: "The file's audio data changed; nothing was written." },
+  TAGSONIC_ERR_TAGS_VERIFY_MISMATCH: { zh: '写入后校验失败，原文件已保留', en: 'The write did not verify; the original file was kept.' },
+  TAGSONIC_ERR_TAGS_WRITE_FAILED: { zh: '写入标签失败，原文件已保留', en: 'Writing the tags failed; the original file was kept.' },
+  TAGSONIC_ERR_TAGS_WRITE_TIMEOUT: { zh: '写入标签超时，请稍后再试', en: 'Writing the tags timed out; try again.' },
+  TAGSONIC_ERR_TAGS_READ_TIMEOUT: { zh: '读取标签超时，请稍后再试', en: 'Reading the tags timed out; try again.' },
+  TAGSONIC_ERR_TAGS_WRITER_CRASHED: { zh: '标签写入进程异常退出，原文件已保留，请重试', en: 'The tag writer stopped unexpectedly; the original file was kept. Try again.' },
+  TAGSONIC_ERR_TAGS_ENGINE_UNAVAILABLE: { zh: '标签引擎暂时不可用，请稍后再试', en: 'The tag engine is unavailable; try again shortly.' },
+  TAGSONIC_ERR_TAGS_POOL_CLOSED: { zh: '服务器正在关闭，请稍后再试', en: 'The server is shutting down; try again shortly.' },
+  TAGSONIC_ERR_TAGS_BLOB_MISSING: { zh: '撤销所需的原始数据已不存在', en: 'The data needed to undo this change is gone.' },
+  TAGSONIC_ERR_TAGS_JOURNAL_NOT_FOUND: { zh: '找不到这次修改的记录', en: 'This change is not in the journal.' },
+  TAGSONIC_ERR_TAGS_NOT_UNDOABLE: { zh: '这次修改无法撤销', en: 'This change cannot be undone.' },
+  TAGSONIC_ERR_TAGS_ALREADY_UNDONE: { zh: '这次修改已经撤销过了', en: 'This change has already been undone.' },
+  TAGSONIC_ERR_TAGS_UNDO_CONFLICT: { zh: '文件在修改后又被改动过，撤销会覆盖这些改动', en: 'The file changed after this edit; undoing would overwrite those changes.' },
+  TAGSONIC_ERR_UNDO_NOT_YOURS: { zh: '只能撤销自己的修改', en: 'You can only undo your own changes.' },
+  TAGSONIC_ERR_UNDO_BAD_REQUEST: { zh: '撤销请求无效', en: 'The undo request is not valid.' },
+  TAGSONIC_ERR_UNDO_FAILED: { zh: '撤销失败', en: 'The undo failed.' },
+  TAGSONIC_ERR_TEMPLATE_UNKNOWN_VARIABLE: { zh: '模板中有未知变量', en: 'The template has an unknown variable.' },
+  // Rename rules
+  TAGSONIC_ERR_REGEX_EMPTY: { zh: '正则表达式为空', en: 'The regular expression is empty.' },
+  TAGSONIC_ERR_REGEX_INVALID: { zh: '正则表达式无效（不支持前后查找和反向引用）', en: 'The regular expression is not valid (no look-arounds or back-references).' },
+  TAGSONIC_ERR_REGEX_TOO_LONG: { zh: '正则表达式太长', en: 'The regular expression is too long.' },
+  TAGSONIC_ERR_REGEX_INPUT_TOO_LONG: { zh: '文本太长', en: 'The text is too long.' },
+  TAGSONIC_ERR_REGEX_BAD_GROUP: { zh: '命名分组必须是标签字段名', en: 'Named groups must be tag fields.' },
+  TAGSONIC_ERR_REGEX_BAD_RULES: { zh: '规则无效', en: 'The rules are not valid.' },
+  // Tasks
+  TAGSONIC_ERR_TASK_NOT_FOUND: { zh: '任务不存在', en: 'No such task.' },
+  TAGSONIC_ERR_TASK_NOT_RUNNING: { zh: '任务没有在运行', en: 'The task is not running.' },
+  // Internet radio stations (admin backend)
+  TAGSONIC_ERR_RADIO_NOT_FOUND: { zh: '电台不存在', en: 'No such radio station.' },
+  TAGSONIC_ERR_RADIO_TOO_MANY: { zh: '电台数量已达上限', en: 'There are as many radio stations as allowed.' },
+  TAGSONIC_ERR_RADIO_NO_NAME: { zh: '请填写电台名称', en: 'A radio station needs a name.' },
+  TAGSONIC_ERR_RADIO_BAD_NAME: { zh: '电台名称最多 200 个字符，且不能包含控制字符', en: 'A station name is at most 200 characters, without control characters.' },
+  TAGSONIC_ERR_RADIO_NO_STREAM_URL: { zh: '请填写电台的流地址', en: 'A radio station needs a stream URL.' },
+  TAGSONIC_ERR_RADIO_BAD_URL: { zh: '地址必须以 http:// 或 https:// 开头（最多 2048 个字符）', en: 'The address must be an http:// or https:// address (at most 2048 characters).' },
+};
+
+/**
+ * The text to show for a server failure: the catalogue's for `code` in `lang`, else the server's own
+ * message (a code this bundle does not know yet), else nothing.
+ */
+export function serverMessage(code: string | undefined, server: string, lang: Lang): string {
+  const entry = code ? CATALOGUE[code] : undefined;
+  if (!entry) return server;
+  const text = typeof entry === 'function' ? entry(server) : entry;
+  return lang === 'en' ? text.en : text.zh;
+}
+
+/** The codes this catalogue speaks for (tests compare it with the codes the server emits). */
+export const KNOWN_CODES: readonly string[] = Object.keys(CATALOGUE);
