@@ -3,7 +3,8 @@ import type { MediaRoots } from '@tagsonic/core/media';
 import type { Tasks } from '@tagsonic/core/tasks';
 import { SUBJECTS } from '@tagsonic/core/tasks';
 import { createTagWriterPool, type TagJournal } from '@tagsonic/core/tags';
-import { tagsWriteHandler } from './commands/tags-write.ts';
+import { SCAN_TASK_KIND } from '@tagsonic/core/library';
+import { tagsWriteHandler, tagsWriteSettler } from './commands/tags-write.ts';
 import { libraryScanHandler } from './commands/scan.ts';
 import type { Scanner } from './scanner/scanner.ts';
 
@@ -16,6 +17,8 @@ export interface WorkerDeps {
   concurrency: number;
   /** Present: this worker runs library scans. */
   scanner?: Scanner;
+  /** How often tasks whose owners died are looked for after the start-up settle (default: the lease ttl). */
+  settleEveryMs?: number;
 }
 
 export interface Worker {
@@ -28,6 +31,26 @@ export interface Worker {
  */
 export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const subs: Subscription[] = [];
+  // Tasks a dead process left unfinished are settled before new work, then whenever a lease expires.
+  const settle = () =>
+    deps.tasks.settleOrphans({
+      settlers: {
+        'tags.write': tagsWriteSettler(deps),
+        // A scan cut short is not resumed: the scan at every start covers the library again.
+        [SCAN_TASK_KIND]: async () => async () => ({ status: 'fail', error: 'Interrupted by a crash; the next scan covers the library again.' }),
+      },
+      subjects: { 'tags.write': SUBJECTS.tagsWrite },
+    });
+  await settle();
+  let sweeping = false;
+  const sweep = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    void settle()
+      .catch(() => undefined)
+      .finally(() => (sweeping = false));
+  }, deps.settleEveryMs ?? deps.tasks.leases.ttlMs);
+  sweep.unref();
   const writers = createTagWriterPool();
   subs.push(
     await deps.bus.consume(SUBJECTS.tagsWrite, tagsWriteHandler({ ...deps, writers }), {
@@ -53,6 +76,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   }
   return {
     async close() {
+      clearInterval(sweep);
       await Promise.all(subs.map((s) => s.close()));
       await writers.close();
     },

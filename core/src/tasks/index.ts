@@ -1,2 +1,4 @@
 export * from './subjects.ts';
 export * from './tasks.ts';
+export * from './leases.ts';
+export * from './settle.ts';

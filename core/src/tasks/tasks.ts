@@ -3,71 +3,13 @@ import type { Bus, DeadLetter } from '../bus/port.ts';
 import { newId } from '../ids.ts';
 import { conflict, notFound } from '../errors/errors.ts';
 import { SUBJECTS } from './subjects.ts';
+import { TaskLeases } from './leases.ts';
+import { finalStatus, settleOrphanedTasks, type SettleOptions, type SettleReport } from './settle.ts';
+import type { AuditLogDoc, ItemOutcome, ItemStatus, TaskDoc, TaskItemDoc, TaskProgress } from './model.ts';
 
-/** Task status from the spec: running, success, fail, miss, stop. */
-export type TaskStatus = 'running' | 'success' | 'fail' | 'miss' | 'stop';
-/** Item status: waiting in the queue, being worked on, or one of the report outcomes. */
-export type ItemStatus = 'pending' | 'running' | 'success' | 'fail' | 'miss' | 'skip' | 'stop';
+export type { AuditLogDoc, ItemOutcome, ItemStatus, TaskDoc, TaskItemDoc, TaskProgress, TaskStatus } from './model.ts';
+
 const FINAL_ITEM: ItemStatus[] = ['success', 'fail', 'miss', 'skip', 'stop'];
-
-export interface TaskDoc {
-  _id: string;
-  /** Machine kind, e.g. `tags.write`. */
-  kind: string;
-  /** The action name shown in the operation log, e.g. 手动修改. */
-  action: string;
-  actor: string;
-  status: TaskStatus;
-  total: number;
-  counts: Record<'success' | 'fail' | 'miss' | 'skip' | 'stop', number>;
-  createdAt: Date;
-  completedAt: Date | null;
-  [key: string]: unknown;
-}
-
-export interface TaskItemDoc {
-  _id: string;
-  taskId: string;
-  /** Sequence inside the task, for stable report order. */
-  seq: number;
-  path: string | null;
-  status: ItemStatus;
-  payload: Record<string, unknown>;
-  error: string | null;
-  result: Record<string, unknown> | null;
-  attempts: number;
-  /** True when the bus gave up delivering it (dead letter). */
-  dead: boolean;
-  updatedAt: Date;
-  [key: string]: unknown;
-}
-
-export interface AuditLogDoc {
-  _id: string;
-  taskId: string | null;
-  user: string;
-  level: 'info' | 'warning' | 'error';
-  action: string;
-  extra: string;
-  status: TaskStatus | string;
-  createdAt: Date;
-  [key: string]: unknown;
-}
-
-export interface ItemOutcome {
-  status: Exclude<ItemStatus, 'pending' | 'running'>;
-  error?: string;
-  result?: Record<string, unknown>;
-  dead?: boolean;
-}
-
-export interface TaskProgress {
-  taskId: string;
-  status: TaskStatus;
-  total: number;
-  done: number;
-  counts: TaskDoc['counts'];
-}
 
 /**
  * Tasks and their items: every batch action is a task with one item per file/folder, each item one
@@ -79,12 +21,20 @@ export class Tasks {
   private readonly items: Collection<TaskItemDoc>;
   private readonly audit: Collection<AuditLogDoc>;
   private readonly bus: Bus;
+  /** This process's lease: its owner id is stamped on the tasks it creates and the items it works on. */
+  readonly leases: TaskLeases;
 
-  constructor(store: Store, bus: Bus) {
+  constructor(store: Store, bus: Bus, options: { leases?: TaskLeases } = {}) {
     this.tasks = store.collection<TaskDoc>('tasks');
     this.items = store.collection<TaskItemDoc>('task_items');
     this.audit = store.collection<AuditLogDoc>('audit_log');
     this.bus = bus;
+    this.leases = options.leases ?? new TaskLeases(store);
+  }
+
+  /** Gives this process's lease up (what it left is then settled by the next start). */
+  async close(): Promise<void> {
+    await this.leases.close();
   }
 
   async init(): Promise<void> {
@@ -104,6 +54,7 @@ export class Tasks {
     /** The task's id when the caller needed it before creating it (e.g. to journal work done first). */
     id?: string;
   }): Promise<TaskDoc> {
+    await this.leases.ensure();
     const now = new Date();
     const task: TaskDoc = {
       _id: input.id ?? newId(),
@@ -115,6 +66,9 @@ export class Tasks {
       counts: { success: 0, fail: 0, miss: 0, skip: 0, stop: 0 },
       createdAt: now,
       completedAt: input.items.length ? null : now,
+      owner: this.leases.ownerId,
+      subject: input.subject,
+      settling: null,
     };
     const items: TaskItemDoc[] = input.items.map((it, seq) => ({
       _id: newId(),
@@ -127,6 +81,7 @@ export class Tasks {
       result: null,
       attempts: 0,
       dead: false,
+      owner: null,
       updatedAt: now,
     }));
     await this.tasks.insertOne(task);
@@ -158,18 +113,25 @@ export class Tasks {
   }
 
   /**
-   * Claims an item for work. Returns null when there is nothing to do: already finished (a
-   * redelivery), or its task was stopped (the item is then marked stop).
+   * Claims an item for work under this process's lease. Returns null when there is nothing to do:
+   * already finished (a redelivery), its task was stopped (the item is then marked stop), or a
+   * settle after a crash is under way (the item goes back to pending; the settle queues it again).
    */
   async startItem(itemId: string): Promise<TaskItemDoc | null> {
+    await this.leases.ensure();
+    const owner = this.leases.ownerId;
     const item = await this.items.findOneAndUpdate(
       { _id: itemId, status: { $in: ['pending', 'running'] } },
-      { $set: { status: 'running', updatedAt: new Date() }, $inc: { attempts: 1 } },
+      { $set: { status: 'running', owner, updatedAt: new Date() }, $inc: { attempts: 1 } },
     );
     if (!item) return null;
     const task = await this.tasks.findOne({ _id: item.taskId });
     if (!task || task.status === 'stop') {
       await this.finishItem(itemId, { status: 'stop' });
+      return null;
+    }
+    if (task.settling) {
+      await this.items.updateOne({ _id: itemId, status: 'running', owner }, { $set: { status: 'pending', owner: null }, $inc: { attempts: -1 } });
       return null;
     }
     return item;
@@ -195,7 +157,7 @@ export class Tasks {
     const done = Object.values(task.counts).reduce((a, b) => a + b, 0);
     let status = task.status;
     if (done >= task.total && task.status === 'running') {
-      status = task.counts.fail > 0 && task.counts.success === 0 ? 'fail' : 'success';
+      status = finalStatus(task.counts);
       const finished = await this.tasks.findOneAndUpdate(
         { _id: task._id, status: 'running' },
         { $set: { status, completedAt: new Date() } },
@@ -218,6 +180,14 @@ export class Tasks {
       throw conflict('TAGSONIC_ERR_TASK_NOT_RUNNING', 'The task is not running.');
     }
     await this.audit.updateMany({ taskId }, { $set: { status: 'stop' } });
+  }
+
+  /**
+   * Settles the tasks left unfinished by processes that died (their leases are dead): see
+   * settle.ts. Run at a worker's start, before it consumes, and then now and then.
+   */
+  async settleOrphans(options: SettleOptions = {}): Promise<SettleReport[]> {
+    return settleOrphanedTasks({ tasks: this.tasks, items: this.items, audit: this.audit, bus: this.bus, leases: this.leases }, options);
   }
 
   /** Bus dead letters end as failed items, visible in the task report. */

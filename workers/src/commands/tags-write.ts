@@ -1,6 +1,6 @@
 import type { Delivery } from '@tagsonic/core/bus';
 import type { MediaRoots } from '@tagsonic/core/media';
-import type { Tasks } from '@tagsonic/core/tasks';
+import type { ItemSettler, Settlement, Tasks } from '@tagsonic/core/tasks';
 import { SUBJECTS } from '@tagsonic/core/tasks';
 import type { Bus } from '@tagsonic/core/bus';
 import { isTagsonicError } from '@tagsonic/core/errors';
@@ -57,5 +57,38 @@ export function tagsWriteHandler(deps: TagsWriteDeps) {
       }
       throw e;
     }
+  };
+}
+
+/**
+ * Settles a `tags.write` task a dead process left unfinished: an item whose write the journal
+ * committed (journal recovery has settled the pending entries first) succeeded; the others are
+ * resumed, since writing the same values again is harmless, unless their command or their file is
+ * gone, which fails them with the reason.
+ */
+export function tagsWriteSettler(deps: Pick<TagsWriteDeps, 'roots' | 'journal'>): ItemSettler {
+  return async (task) => {
+    const committed = new Map<string, { writeId: string; changed: unknown }>();
+    for (const entry of await deps.journal.listByTask(task._id)) {
+      if (entry.kind === 'move' || entry.undoOf) continue;
+      if (entry.state === 'committed' || entry.state === 'undoing' || entry.state === 'undone') {
+        committed.set(entry.path, { writeId: entry._id, changed: entry.changed });
+      }
+    }
+    return async (item): Promise<Settlement> => {
+      const done = item.path ? committed.get(item.path) : undefined;
+      if (done) return { status: 'success', result: { writeId: done.writeId, changed: done.changed } };
+      const cmd = item.payload as Partial<TagsWriteCommand> | null;
+      if (!cmd || typeof cmd.path !== 'string' || typeof cmd.actor !== 'string') {
+        return { status: 'fail', error: 'Interrupted by a crash, and its saved command is incomplete, so it cannot be resumed.' };
+      }
+      try {
+        await deps.roots.resolve(cmd.path);
+      } catch (e) {
+        if (!isTagsonicError(e)) throw e;
+        return { status: 'fail', error: `Interrupted by a crash and cannot be resumed: ${e.message}` };
+      }
+      return { status: 'resume' };
+    };
   };
 }

@@ -1,0 +1,151 @@
+import type { Collection } from '../store/port.ts';
+import type { Bus } from '../bus/port.ts';
+import { SUBJECTS } from './subjects.ts';
+import type { TaskLeases } from './leases.ts';
+import type { AuditLogDoc, ItemStatus, TaskDoc, TaskItemDoc, TaskProgress, TaskStatus } from './model.ts';
+
+/** What becomes of an item a dead process left pending or running. */
+export type Settlement =
+  | { status: 'success'; result?: Record<string, unknown> }
+  | { status: 'fail'; error: string }
+  | { status: 'resume' };
+
+/**
+ * Per task kind: prepares what it needs for one task (e.g. the task's journal entries) and returns
+ * the decision for each unfinished item. Kinds without one are resumed (their commands are
+ * idempotent), or failed when no subject is known to queue them on.
+ */
+export type ItemSettler = (task: TaskDoc) => Promise<(item: TaskItemDoc) => Promise<Settlement>>;
+
+export interface SettleOptions {
+  settlers?: Record<string, ItemSettler>;
+  /** Subjects of kinds whose tasks predate `TaskDoc.subject`. */
+  subjects?: Record<string, string>;
+  /**
+   * How long to wait after claiming a task before reading its items, while another live process
+   * could be between the two writes of settling an item (default 2 s; skipped when none is live).
+   */
+  graceMs?: number;
+}
+
+export interface SettleReport {
+  taskId: string;
+  kind: string;
+  status: TaskStatus;
+  /** Items settled from what their work left behind (e.g. a committed journal write). */
+  succeeded: number;
+  /** Items that could not be resumed, with their reason. */
+  failed: number;
+  /** Items queued again. */
+  resumed: number;
+  counts: TaskDoc['counts'];
+}
+
+export interface SettleDeps {
+  tasks: Collection<TaskDoc>;
+  items: Collection<TaskItemDoc>;
+  audit: Collection<AuditLogDoc>;
+  bus: Bus;
+  leases: TaskLeases;
+}
+
+const COUNTED: Array<keyof TaskDoc['counts']> = ['success', 'fail', 'miss', 'skip', 'stop'];
+
+/** The status a task ends with once every item is settled: fail when nothing succeeded and something failed. */
+export function finalStatus(counts: TaskDoc['counts']): TaskStatus {
+  return counts.fail > 0 && counts.success === 0 ? 'fail' : 'success';
+}
+
+/**
+ * Settles every `running` task no live process holds (see leases.ts): the task's owner and the
+ * owners of its running items all have dead leases. One settler wins each task (a conditional
+ * claim); while it works the task is marked `settling` so workers leave its items alone.
+ *
+ * Each unfinished item gets the decision of its kind's settler (success from committed work,
+ * fail with the reason, or resume), the counts are recounted from the items (a crash between an
+ * item's write and its task's count leaves them behind), and then the task either ends (its
+ * completion event and, when it failed, its notification follow) or its resumed items are queued
+ * again under this process's lease.
+ */
+export async function settleOrphanedTasks(deps: SettleDeps, options: SettleOptions = {}): Promise<SettleReport[]> {
+  const { tasks, items, leases } = deps;
+  await leases.ensure();
+  const me = leases.ownerId;
+  const reports: SettleReport[] = [];
+  let others: boolean | null = null;
+  for (const task of await tasks.find({ status: 'running' }, { sort: { createdAt: 1 } })) {
+    const running = await items.find({ taskId: task._id, status: 'running' });
+    const live = await leases.liveOwners([task.owner, task.settling, ...running.map((i) => i.owner)]);
+    if (live.size > 0) continue;
+    const claimed = await tasks.findOneAndUpdate(
+      { _id: task._id, status: 'running', owner: task.owner ?? null, settling: task.settling ?? null },
+      { $set: { owner: me, settling: me } },
+      { returnDocument: 'after' },
+    );
+    if (!claimed) continue;
+    others ??= await leases.othersAlive();
+    if (others) await new Promise((r) => setTimeout(r, options.graceMs ?? 2000));
+    const stillRunning = await items.find({ taskId: task._id, status: 'running' });
+    const liveNow = await leases.liveOwners(stillRunning.map((i) => i.owner).filter((o) => o !== me));
+    if (liveNow.size > 0) {
+      // A live worker had started an item just before the claim: it holds the task; leave it alone.
+      await tasks.updateOne({ _id: task._id, settling: me }, { $set: { settling: null } });
+      continue;
+    }
+    reports.push(await settleOne(deps, claimed, options));
+  }
+  await leases.forgetExpired();
+  return reports;
+}
+
+async function settleOne(deps: SettleDeps, task: TaskDoc, options: SettleOptions): Promise<SettleReport> {
+  const { tasks, items, audit, bus, leases } = deps;
+  const subject = task.subject ?? options.subjects?.[task.kind];
+  const settler = options.settlers?.[task.kind];
+  const decide = settler
+    ? await settler(task)
+    : async (): Promise<Settlement> =>
+        subject ? { status: 'resume' } : { status: 'fail', error: `No worker knows how to resume a "${task.kind}" task after a crash.` };
+  const report: SettleReport = { taskId: task._id, kind: task.kind, status: 'running', succeeded: 0, failed: 0, resumed: 0, counts: task.counts };
+  const resumed: TaskItemDoc[] = [];
+  const unfinished = await items.find({ taskId: task._id, status: { $in: ['pending', 'running'] } }, { sort: { seq: 1 } });
+  for (const item of unfinished) {
+    let decision = await decide(item);
+    if (decision.status === 'resume' && !subject) decision = { status: 'fail', error: `The "${task.kind}" task does not say which command resumes it.` };
+    const now = new Date();
+    if (decision.status === 'resume') {
+      await items.updateOne({ _id: item._id, status: item.status }, { $set: { status: 'pending', owner: null, updatedAt: now } });
+      resumed.push(item);
+      continue;
+    }
+    const set: Partial<TaskItemDoc> = { status: decision.status as ItemStatus, owner: null, updatedAt: now, dead: false };
+    if (decision.status === 'success') Object.assign(set, { error: null, result: decision.result ?? null });
+    else set.error = decision.error;
+    const res = await items.updateOne({ _id: item._id, status: item.status }, { $set: set });
+    if (res.matchedCount === 0) continue;
+    if (decision.status === 'success') report.succeeded++;
+    else report.failed++;
+  }
+
+  const counts = { success: 0, fail: 0, miss: 0, skip: 0, stop: 0 };
+  for (const status of COUNTED) counts[status] = await items.countDocuments({ taskId: task._id, status });
+  const done = COUNTED.reduce((n, s) => n + counts[s], 0);
+  report.counts = counts;
+  if (done >= task.total) {
+    const status = finalStatus(counts);
+    await tasks.updateOne({ _id: task._id, settling: leases.ownerId }, { $set: { counts, status, completedAt: new Date(), settling: null } });
+    await audit.updateMany({ taskId: task._id }, { $set: { status, level: counts.fail ? 'warning' : 'info' } });
+    report.status = status;
+    const progress: TaskProgress = { taskId: task._id, status, total: task.total, done, counts };
+    await bus.publish(SUBJECTS.taskProgressed, progress);
+    await bus.publish(SUBJECTS.taskCompleted, progress);
+    return report;
+  }
+  await tasks.updateOne({ _id: task._id, settling: leases.ownerId }, { $set: { counts, settling: null } });
+  for (const item of resumed) {
+    await bus.send(subject!, { taskId: task._id, itemId: item._id, ...item.payload }, { msgId: `${item._id}.settled-by.${leases.ownerId}` });
+    report.resumed++;
+  }
+  await bus.publish(SUBJECTS.taskProgressed, { taskId: task._id, status: 'running', total: task.total, done, counts } satisfies TaskProgress);
+  return report;
+}
