@@ -20,6 +20,8 @@ export interface TreeNode {
   size: number;
   /** ISO 8601 modification time. */
   update_time: string;
+  /** Only on a file the library scan left out (not audio, unreadable): the reason, by error code. */
+  scan_problem?: { code: string; message: string };
 }
 
 export const SORT_FIELDS = ['name', 'update_time', 'size', 'state', 'folder'] as const;

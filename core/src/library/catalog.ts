@@ -12,7 +12,7 @@ import type { LibraryChanges, LibraryStore } from './library-store.ts';
 import type { AlbumDoc, ArtistDoc, GenreDoc, TrackDoc } from './model.ts';
 import { compareTrackOrder } from './derive.ts';
 import { folderIdFor } from './ids.ts';
-import { fold, indexLetter, sortKey } from './text.ts';
+import { fold, indexLetter, searchFold, sortKey } from './text.ts';
 import { buildTextIndex, type TextIndex } from './text-index.ts';
 
 /** A directory holding tracks (or holding such directories), for folder browsing. */
@@ -69,8 +69,11 @@ interface Derived {
   similarArtists: Map<string, ArtistDoc[]>;
 }
 
-/** What search matches against: folded fields, separated so a word never spans two of them. */
-export const searchText = (...fields: string[]): string => fold(fields.join('\u0001')).replace(/\u0000/g, ' ');
+/**
+ * What search matches against: search-folded fields (simplified/traditional Chinese alike, see
+ * `searchFold`), separated so a word never spans two of them.
+ */
+export const searchText = (...fields: string[]): string => searchFold(fields.join('\u0001')).replace(/\u0000/g, ' ');
 
 /** Sort key: the index letter first (so Chinese names sit under their pinyin initial), digits padded for natural order. */
 export function orderKey(name: string): string {

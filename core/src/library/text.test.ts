@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fold, indexLetter, matchesTerms, searchTerms, sortKey, splitArtists, splitGenres } from './text.ts';
+import { fold, indexLetter, matchesTerms, searchFold, searchTerms, sortKey, splitArtists, splitGenres } from './text.ts';
 import { albumIdFor, artistIdFor, folderIdFor, idKind } from './ids.ts';
 import { orderKey } from './catalog.ts';
 
@@ -139,5 +139,22 @@ describe('text index', () => {
       const expected = entries.flatMap((e, i) => (terms.every((t) => e.includes(t)) ? [i] : []));
       expect([...matchingEntries(index, terms)], JSON.stringify(terms)).toEqual(expected);
     }
+  });
+});
+
+describe('searchFold', () => {
+  it('folds traditional Chinese into simplified, character by character, on top of fold', () => {
+    expect(searchFold('許麗佳')).toBe('许丽佳');
+    expect(searchFold('劉靜佳')).toBe(searchFold('刘静佳'));
+    expect(searchFold('裡面 裏面')).toBe('里面 里面');
+    // Character by character: a word the phrase tables keep (乾隆) still matches its single characters.
+    expect(searchFold('乾隆')).toContain(searchFold('乾'));
+    expect(searchFold('ＰＡＰＥＲ Björk')).toBe(fold('ＰＡＰＥＲ Björk'));
+    expect(searchFold('ひだまり 여름')).toBe('ひだまり 여름');
+  });
+
+  it('gives search terms in the same form as the index', () => {
+    expect(searchTerms('許麗佳 長夜')).toEqual(['许丽佳', '长夜']);
+    expect(matchesTerms(searchFold('許麗佳\u0001長夜'), searchTerms('许丽佳 长夜'))).toBe(true);
   });
 });

@@ -1,7 +1,9 @@
 /**
- * Text rules of the library: folding for search and keys, artist and genre splitting, sort names
- * without articles, and index letters (pinyin initials for Chinese names).
+ * Text rules of the library: folding for search (simplified/traditional Chinese too) and keys, artist
+ * and genre splitting, sort names without articles, and index letters (pinyin initials for Chinese names).
  */
+import { ConverterFactory } from 'opencc-js/core';
+import TS_CHARACTERS from 'opencc-js/dict/TSCharacters';
 import { memoize } from '../memoize.ts';
 
 /**
@@ -22,6 +24,26 @@ export function fold(text: string): string {
 
 /** Latin letters that do not decompose into a base letter and a mark. */
 const LATIN_LETTERS: Record<string, string> = { ł: 'l', ø: 'o', đ: 'd', ð: 'd', þ: 'th', æ: 'ae', œ: 'oe', ß: 'ss', ı: 'i' };
+
+/**
+ * Traditional → simplified Chinese, character by character, with OpenCC's character table (opencc-js;
+ * built once, a few ms). Only the character table: OpenCC's phrase tables convert some words as a
+ * whole ("乾隆" keeps 乾), which would make a one-character query miss the word it is part of.
+ */
+const toSimplified = ConverterFactory([TS_CHARACTERS]);
+/** Any CJK ideograph (BMP blocks, or a high surrogate of planes 2–3): text without one is left as it is. */
+const HAN_ANYWHERE = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ud840-\ud8bf]/;
+
+/**
+ * `fold` for search: also folds Chinese traditional characters into simplified ones, so `許麗佳` and
+ * `许丽佳` are the same text. Used on both sides of every search — the search strings when the
+ * catalogue builds its index, and the query once (`searchTerms`) — never per comparison. Keys and
+ * ids keep `fold`: two artists written in the two scripts stay two artists.
+ */
+export function searchFold(text: string): string {
+  const folded = fold(text);
+  return HAN_ANYWHERE.test(folded) ? toSimplified(folded) : folded;
+}
 
 /** The names joined in one artist string: `,` `/` `&` `、` `，` and `feat.`/`ft.`/`featuring`. */
 const ARTIST_SEPARATORS = /\s*(?:[,/&、，]|\s(?:feat\.?|ft\.|featuring)\s)\s*/iu;
@@ -142,18 +164,18 @@ export function indexLetter(name: string): string {
 }
 
 /**
- * Search terms of a query: folded words, quotes and wildcards removed ("*" is what some Subsonic
+ * Search terms of a query: search-folded words (`searchFold`: simplified and traditional alike), quotes and wildcards removed ("*" is what some Subsonic
  * clients send to mean "everything"). An empty list matches everything.
  */
 export function searchTerms(query: string | undefined | null): string[] {
   if (!query) return [];
-  return fold(query)
+  return searchFold(query)
     .replace(/["*\u0000\u0001]/g, ' ')
     .split(/\s+/u)
     .filter((t) => t.length > 0);
 }
 
-/** True when every term occurs in the folded haystack. */
+/** True when every term occurs in the haystack (search-folded, like the terms). */
 export function matchesTerms(haystack: string, terms: readonly string[]): boolean {
   for (const t of terms) if (!haystack.includes(t)) return false;
   return true;

@@ -35,7 +35,7 @@ export async function fileListRoutes(app: FastifyInstance, ctx: Ctx): Promise<vo
       const listing = await ctx.lister.list(dir, { refresh: b.refresh });
       const states = await ctx.fileStates.inDir(dir);
       return ok({
-        file_list_data: treeView(listing, states, { sortedFields: b.sorted_fields, searchWord: b.search_word }),
+        file_list_data: await withScanProblems(ctx, treeView(listing, states, { sortedFields: b.sorted_fields, searchWord: b.search_word })),
         file_name: path.basename(dir),
         file_path: dir,
         parent_path: parentOf(ctx, dir),
@@ -43,6 +43,19 @@ export async function fileListRoutes(app: FastifyInstance, ctx: Ctx): Promise<vo
       });
     },
   );
+}
+
+/**
+ * Marks the files the library scan left out (not audio, unreadable) with its reason, so the user
+ * can find and fix them: the scan records them by absolute path (`library_failures`).
+ */
+async function withScanProblems(ctx: Ctx, nodes: TreeNode[]): Promise<TreeNode[]> {
+  const files = nodes.filter((n) => !n.is_dir).map((n) => n.full_path);
+  if (files.length === 0) return nodes;
+  const failures = await ctx.library.store.failures.find({ _id: { $in: files } });
+  if (failures.length === 0) return nodes;
+  const byPath = new Map(failures.map((f) => [f._id, { code: f.code, message: f.message }]));
+  return nodes.map((n) => (byPath.has(n.full_path) ? { ...n, scan_problem: byPath.get(n.full_path)! } : n));
 }
 
 export function isHome(ctx: Ctx, input: string): boolean {

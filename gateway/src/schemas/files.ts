@@ -32,6 +32,8 @@ export const TreeNode = Type.Object({
   full_path: Type.String(),
   size: Type.Number(),
   update_time: Type.String(),
+  /** Only on a file the library scan left out (not audio, unreadable). */
+  scan_problem: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
 });
 
 export const FileListResponse = Envelope(

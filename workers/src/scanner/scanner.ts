@@ -23,7 +23,7 @@ import {
   type TrackDoc,
 } from '@tagsonic/core/library';
 import { folderCoverFor, lrcFor, walkRoots, type FoundFile, type WalkResult } from './walk.ts';
-import { trackDocFrom, withSidecars, type Sidecars } from './track-doc.ts';
+import { NOT_A_SONG_CODES, notAudio, trackDocFrom, withSidecars, type Sidecars } from './track-doc.ts';
 
 export interface ScannerDeps {
   roots: MediaRoots;
@@ -316,6 +316,8 @@ export class Scanner {
       const now = new Date();
       const failed: FailedFile[] = [];
       const failedFiles: FoundFile[] = [];
+      /** Listed tracks whose file turned out not to be a song: they leave the library. */
+      const notSongs: TrackDoc[] = [];
       const added: TrackDoc[] = [];
       const updated: TrackDoc[] = [];
       const moved: TrackDoc[] = plan.movedByInode.map(({ track, file }) => ({
@@ -339,15 +341,21 @@ export class Scanner {
         } else readFile = limited(INLINE_IN_FLIGHT, (p: string) => readTags(p));
         await Promise.all(
           plan.toRead.map(async ({ file, existing }) => {
+            const fail = (code: string, message: string) => {
+              failed.push({ path: file.path, code, message });
+              failedFiles.push(file);
+              progress.failed++;
+              if (existing && NOT_A_SONG_CODES.has(code)) notSongs.push(existing);
+            };
             let read: ReadResult;
             try {
               read = await (early.get(file.path) ?? readFile(file.path));
+              // Parsed headers are not yet a song: junk can look like one (see notAudio).
+              const problem = await notAudio(file.path, read);
+              if (problem) return fail(problem.code, problem.message);
             } catch (e) {
               if (!isTagsonicError(e) || e.kind === 'unavailable') throw e;
-              failed.push({ path: file.path, code: e.code, message: e.message });
-              failedFiles.push(file);
-              progress.failed++;
-              return;
+              return fail(e.code, e.message);
             } finally {
               progress.read++;
               void report(false);
@@ -378,7 +386,7 @@ export class Scanner {
       timings.read = Date.now() - started - timings.walk;
       progress.phase = 'write';
       await report(true);
-      const removed = [...plan.missing.values()];
+      const removed = [...plan.missing.values(), ...notSongs];
       await this.recordFailures(plan, failed, failedFiles);
       failed.push(...plan.knownFailures.map((f) => ({ path: f._id, code: f.code, message: f.message })));
       const result = await this.commit({ plan, added, updated, moved, removed, full, failed, started, timings });

@@ -3,8 +3,10 @@
  * which depends on the file's siblings: see `assignAlbums`).
  */
 import { hash } from 'node:crypto';
+import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ReadResult } from '@tagsonic/core/tags';
+import { isTagsonicError } from '@tagsonic/core/errors';
+import { audioPayload, TAG_ERRORS, type ReadResult } from '@tagsonic/core/tags';
 import {
   UNKNOWN_ALBUM,
   UNKNOWN_ARTIST,
@@ -65,6 +67,82 @@ function individuals(values: readonly string[], display: string): string[] {
   const cleaned = values.map((v) => v.trim()).filter((v) => v.length > 0);
   if (cleaned.length > 1) return [...new Set(cleaned)];
   return splitArtists(display);
+}
+
+/** A file the tag engine could parse whose audio stream is missing or not audio (see `notAudio`). */
+export const NOT_AUDIO = 'TAGSONIC_ERR_LIBRARY_NOT_AUDIO';
+
+/**
+ * Read failures that mean "this file is not a song" (as opposed to a read that timed out or a file
+ * that could not be opened): a track that was listed for the file leaves the library.
+ */
+export const NOT_A_SONG_CODES: ReadonlySet<string> = new Set([
+  NOT_AUDIO,
+  TAG_ERRORS.EMPTY_FILE,
+  TAG_ERRORS.UNSUPPORTED_FORMAT,
+  TAG_ERRORS.UNREADABLE,
+  TAG_ERRORS.TRUNCATED,
+  TAG_ERRORS.NOT_A_FILE,
+]);
+
+/** Suspicious files larger than this are not loaded to be checked (they stay listed, as before). */
+const CHECK_MAX_BYTES = 256 * 1024 * 1024;
+
+/** Formats found by scanning for a frame sync word rather than by a signature at the start. */
+const SYNC_SCANNED = new Set(['mp3', 'mp2', 'aac']);
+
+/** True when the file starts with an ID3v2 tag or an MPEG/ADTS frame header, as every real raw stream does. */
+async function startsLikeRawAudio(filePath: string): Promise<boolean> {
+  const handle = await open(filePath, 'r').catch(() => null);
+  if (!handle) return true;
+  try {
+    const head = Buffer.alloc(3);
+    const { bytesRead } = await handle.read(head, 0, 3, 0);
+    if (bytesRead < 3) return false;
+    return head.toString('latin1') === 'ID3' || (head[0] === 0xff && (head[1]! & 0xe0) === 0xe0);
+  } finally {
+    await handle.close();
+  }
+}
+
+const hasNoTags = (read: ReadResult): boolean => read.tags.artwork === null && Object.values(read.tags.fields).every((v) => v === null);
+
+/**
+ * Why a file the tag engine parsed is still not a song, or null when it is one. The tag scan reads
+ * headers only, so junk can pass it: random bytes named `.mp3` in which a stray 0xFF looks like an
+ * MPEG or ADTS frame header (the parser scans for one), or a FLAC cut off after its STREAMINFO (a
+ * length but not a byte of audio after the metadata, so a bit rate of 0). Such suspicious reads —
+ * no length; a FLAC without audio bytes; an untagged MP3/AAC that does not start with a frame — are
+ * checked further with the tag engine's structural audio check (the MPEG frame chain, the FLAC
+ * frames, ffmpeg for the rest). A real VBR MP3 without a Xing header has no length either, but its
+ * frames chain up, so it stays a song; a file merely cut short (frames up to the cut) is not
+ * suspicious and stays listed: playback finds the short stream. A tagged file costs nothing extra, an
+ * untagged MP3/AAC one read of 3 bytes.
+ */
+export async function notAudio(filePath: string, read: ReadResult): Promise<{ code: string; message: string } | null> {
+  const { audio } = read;
+  const noLength = !(audio.duration > 0);
+  const noFrames = audio.format === 'flac' && !(audio.bitRate > 0);
+  const strayFrame = !noLength && SYNC_SCANNED.has(audio.format) && hasNoTags(read) && !(await startsLikeRawAudio(filePath));
+  if (!noLength && !noFrames && !strayFrame) return null;
+  if (audio.size > CHECK_MAX_BYTES) return null;
+  // Unreadable now (gone, no permission): judged on the next scan, like any file that changes.
+  const data = await readFile(filePath).catch(() => null);
+  if (!data) return null;
+  try {
+    await audioPayload(data, audio.format, filePath);
+    return null;
+  } catch (e) {
+    if (!isTagsonicError(e)) throw e;
+    // The check itself could not run (e.g. no ffmpeg for an unusual format): the file stays a song.
+    if (e.kind === 'unavailable') return null;
+    const reason = noFrames ? 'its headers are followed by no audio frames' : 'no run of audio frames was found in it';
+    const detail = /\(([^)]*)\)/.exec(e.message)?.[1];
+    return {
+      code: NOT_AUDIO,
+      message: `${filePath} is not a song: ${reason}${detail ? ` (${detail})` : ''}. It may be corrupt, truncated or not audio at all; it stays out of the library until it changes.`,
+    };
+  }
 }
 
 /** Side files found by the walk: an `.lrc` with the same base name, the folder image. */
