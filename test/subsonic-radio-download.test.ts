@@ -3,18 +3,30 @@
  * administrators manage them, URLs validated, listed in the admin backend) and download.view of an
  * album, artist or playlist as a streamed zip of the original files.
  */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { albumsPlan, contentDisposition, safePart } from '../gateway/src/subsonic/media-zip.ts';
 import { call, login } from './api-harness.ts';
-import { ADMIN, asAlice, both, fails, ok, startSubsonic, type SubsonicHarness } from './subsonic-harness.ts';
+import { ADMIN, asAlice, both, fails, ok, rest, startSubsonic, type SubsonicHarness } from './subsonic-harness.ts';
+
+const run = promisify(execFile);
 
 let h: SubsonicHarness;
+let scratch: string;
 
 beforeAll(async () => {
   h = await startSubsonic();
+  scratch = await mkdtemp(path.join(tmpdir(), 'tagsonic-zip-'));
 }, 120_000);
 
 afterAll(async () => {
   await h?.close();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
 const stations = async () => (await ok(h.app, 'getInternetRadioStations', {}, { auth: asAlice })).internetRadioStations.internetRadioStation;
@@ -81,5 +93,143 @@ describe('internet radio stations', () => {
     ]);
     const alice = await login(h.app, 'alice', 'alice-login-password');
     expect((await call(h.app, alice, 'GET', '/apimt/admin/radio_stations/')).statusCode).toBe(403);
+  });
+});
+
+interface ZipItem {
+  name: string;
+  method: number;
+  data: Buffer;
+}
+
+/** A small zip reader (central directory → local headers), independent of the writer under test. */
+function readZip(zip: Buffer): ZipItem[] {
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  expect(eocd).toBeGreaterThanOrEqual(0);
+  const count = zip.readUInt16LE(eocd + 10);
+  let at = zip.readUInt32LE(eocd + 16);
+  const items: ZipItem[] = [];
+  for (let i = 0; i < count; i++) {
+    expect(zip.readUInt32LE(at)).toBe(0x02014b50);
+    const flags = zip.readUInt16LE(at + 8);
+    const method = zip.readUInt16LE(at + 10);
+    const compressed = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const extraLength = zip.readUInt16LE(at + 30);
+    const commentLength = zip.readUInt16LE(at + 32);
+    const local = zip.readUInt32LE(at + 42);
+    expect(flags & 0x800, 'UTF-8 name flag').toBe(0x800);
+    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
+    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const raw = zip.subarray(start, start + compressed);
+    items.push({ name, method, data: method === 0 ? Buffer.from(raw) : inflateRawSync(raw) });
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return items;
+}
+
+interface Song {
+  id: string;
+  title: string;
+  track?: number;
+  suffix: string;
+}
+
+async function download(id: string, auth = asAlice) {
+  const res = await rest(h.app, 'download', { id }, { auth });
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  expect(res.headers['content-type']).toBe('application/zip');
+  const body = res.rawPayload;
+  expect(Number(res.headers['content-length'])).toBe(body.length);
+  // An independent implementation agrees the archive is sound.
+  const file = path.join(scratch, `${Math.random().toString(36).slice(2)}.zip`);
+  await writeFile(file, body);
+  const { stdout } = await run('unzip', ['-tq', file]);
+  expect(stdout).toMatch(/No errors detected/);
+  return { res, items: readZip(body) };
+}
+
+const original = async (songId: string) => readFile(await h.rt.library.queries.songPath(songId));
+
+describe('download of albums, artists and playlists', () => {
+  it('zips every album as stored originals named "NN - Title.ext" in an "Artist - Album/" folder', async () => {
+    const albums = (await ok(h.app, 'getAlbumList2', { type: 'alphabeticalByName', size: 500 })).albumList2.album;
+    expect(albums.length).toBeGreaterThan(3);
+    for (const album of albums) {
+      const songs: Song[] = (await ok(h.app, 'getAlbum', { id: album.id })).album.song;
+      const { res, items } = await download(album.id);
+      const folder = safePart(`${album.artist} - ${album.name}`);
+      expect(res.headers['content-disposition']).toBe(contentDisposition(`${folder}.zip`));
+      expect(items.map((i) => i.name)).toHaveLength(songs.length);
+      for (const [i, song] of songs.entries()) {
+        const item = items[i]!;
+        expect(item.name.startsWith(`${folder}/`), item.name).toBe(true);
+        expect(item.name.slice(folder.length + 1)).toMatch(new RegExp(`^(\\d+-)?\\d{2,} - .+\\.${song.suffix}$`));
+        expect(item.name).not.toMatch(/[\u0000-\u001f\\\\:*?"<>|]/);
+        expect(item.method, 'stored, not compressed').toBe(0);
+        expect(item.data.equals(await original(song.id)), item.name).toBe(true);
+      }
+    }
+  });
+
+  it('names the download with an ASCII fallback and the exact UTF-8 name (RFC 5987)', async () => {
+    const albums = (await ok(h.app, 'getAlbumList2', { type: 'alphabeticalByName', size: 500 })).albumList2.album;
+    const cjk = albums.find((a: { name: string }) => /[^\x00-\x7f]/.test(a.name));
+    const { res } = await download(cjk.id);
+    const header = String(res.headers['content-disposition']);
+    const name = `${safePart(`${cjk.artist} - ${cjk.name}`)}.zip`;
+    expect(header).toMatch(/^attachment; filename="[\x20-\x7e]+"; filename\*=UTF-8''/);
+    expect(header).toContain(`filename*=UTF-8''${encodeURIComponent(name)}`);
+    expect(contentDisposition(`it's (a) "test" 100%.zip`)).toBe(`attachment; filename="it's (a) _test_ 100_.zip"; filename*=UTF-8''it%27s%20%28a%29%20%22test%22%20100%25.zip`);
+  });
+
+  it("zips an artist's own albums (where it is the album artist), each in its folder", async () => {
+    const artists = (await ok(h.app, 'getArtists')).artists.index.flatMap((i: { artist: unknown[] }) => i.artist);
+    const artist = artists.find((a: { albumCount: number }) => a.albumCount > 0);
+    const detail = (await ok(h.app, 'getArtist', { id: artist.id })).artist;
+    const own = detail.album.filter((a: { artistId: string }) => a.artistId === artist.id);
+    const expected: string[] = [];
+    for (const album of own) expected.push(...(await ok(h.app, 'getAlbum', { id: album.id })).album.song.map((s: Song) => s.id));
+    const { res, items } = await download(artist.id);
+    expect(res.headers['content-disposition']).toBe(contentDisposition(`${safePart(artist.name)}.zip`));
+    expect(items).toHaveLength(expected.length);
+    for (const [i, id] of expected.entries()) expect(items[i]!.data.equals(await original(id))).toBe(true);
+  });
+
+  it('zips a playlist in its order, one folder, each file once', async () => {
+    const songs: Song[] = (await ok(h.app, 'search3', { query: '', songCount: 3, artistCount: 0, albumCount: 0 })).searchResult3.song;
+    const ids = [songs[0]!.id, songs[1]!.id, songs[0]!.id];
+    const list = (await ok(h.app, 'createPlaylist', { name: 'Road / Trip: "2026"', songId: ids }, { auth: asAlice })).playlist;
+    const { res, items } = await download(list.id);
+    expect(res.headers['content-disposition']).toBe(contentDisposition('Road _ Trip_ _2026_.zip'));
+    expect(items.map((i) => i.name.split('/')[0])).toEqual(['Road _ Trip_ _2026_', 'Road _ Trip_ _2026_']);
+    expect(items.map((i) => i.name.split('/')[1]!.slice(0, 5))).toEqual(['01 - ', '02 - ']);
+    for (const [i, id] of ids.slice(0, 2).entries()) expect(items[i]!.data.equals(await original(id))).toBe(true);
+    const empty = (await ok(h.app, 'createPlaylist', { name: 'Empty' }, { auth: asAlice })).playlist;
+    expect((await fails(h.app, 'download', { id: empty.id }, 70, { auth: asAlice })).message).toMatch(/Nothing to download/);
+  });
+
+  it('sanitises names and keeps them unique', () => {
+    expect(safePart('a/b\\c:d*e?f"g<h>i|j\u0001k\u007f')).toBe('a_b_c_d_e_f_g_h_i_jk');
+    expect(safePart(' .. ')).toBe('Unknown');
+    expect(safePart('..')).toBe('Unknown');
+    expect(safePart('.hidden. ')).toBe('hidden');
+    expect([...safePart('長'.repeat(300))]).toHaveLength(120);
+    const song = (id: string, title: string, track: number | null, disc = 1) =>
+      ({ id, title, track, discNumber: disc, suffix: 'FLAC', album: 'A/B', albumArtist: 'X', artist: 'X' }) as never;
+    const plan = albumsPlan('X - A/B', [[song('1', 'Same', 1), song('2', 'Same', 1), song('3', 'Other', null, 2)]]);
+    expect(plan.fileName).toBe('X - A_B.zip');
+    expect(plan.entries.map((e) => `${e.folder}/${e.file}`)).toEqual(['X - A_B/1-01 - Same.flac', 'X - A_B/1-01 - Same.flac', 'X - A_B/2-03 - Other.flac']);
+  });
+
+  it('still downloads one song as its file, and refuses ids that name nothing downloadable', async () => {
+    const [song] = (await ok(h.app, 'search3', { query: '', songCount: 1, artistCount: 0, albumCount: 0 })).searchResult3.song;
+    const res = await rest(h.app, 'download', { id: song.id }, { auth: asAlice });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.equals(await original(song.id))).toBe(true);
+    expect((await fails(h.app, 'download', { id: 'nonsense' }, 70)).message).toMatch(/No song, album, artist or playlist/);
+    expect((await fails(h.app, 'download', { id: 'al-00000000000000000000' }, 70)).message).toMatch(/No album/);
+    const folder = (await ok(h.app, 'getMusicDirectory', { id: '1' })).directory.child.find((c: { isDir: boolean }) => c.isDir);
+    expect((await fails(h.app, 'download', { id: folder.id }, 0)).message).toMatch(/Only songs, albums, artists and playlists/);
   });
 });

@@ -7,12 +7,14 @@ import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { UserDoc } from '@tagsonic/core/users';
 import { notFound, unsupported } from '@tagsonic/core/errors';
 import { idKind, type CoverArt, type SongView } from '@tagsonic/core/library';
 import { readArtwork } from '@tagsonic/core/tags';
 import { avatarPng, profileFor, type CoverImage, type TranscodeTarget, type TranscodedStream } from '@tagsonic/core/transcode';
 import { badParam, notAuthorized } from './errors.ts';
 import { parseRange } from './media-ranges.ts';
+import { albumsPlan, contentDisposition, playlistPlan, sendZip, type ZipPlan } from './media-zip.ts';
 import { actorOf } from './playlists.ts';
 import { defineGroup, type SubsonicCall } from './registry.ts';
 import type { Ctx } from '../deps.ts';
@@ -26,17 +28,20 @@ export const mediaGroup = defineGroup('media', (api, ctx) => {
 
   api.method('stream', (call) => stream(ctx, call));
 
-  api.method('download', async ({ params, request, reply }) => {
+  api.method('download', async ({ params, request, reply, user }) => {
     const id = params.required('id');
     const kind = idKind(id);
+    if (kind === 'album' || kind === 'artist' || id.startsWith('pl-')) {
+      return sendZip(request, reply, await zipPlan(ctx, id, user), (song) => ctx.library.queries.songPath(song.id));
+    }
     if (kind !== 'track') {
-      if (kind === null && !id.startsWith('pl-')) throw notFound('TAGSONIC_ERR_LIBRARY_NOT_FOUND', `No song with id "${id}".`, { id });
-      throw unsupported('TAGSONIC_ERR_MEDIA_DOWNLOAD_KIND', 'Only songs can be downloaded; download the songs of an album, folder or playlist one by one.');
+      if (kind === null) throw notFound('TAGSONIC_ERR_LIBRARY_NOT_FOUND', `No song, album, artist or playlist with id "${id}".`, { id });
+      throw unsupported('TAGSONIC_ERR_MEDIA_DOWNLOAD_KIND', 'Only songs, albums, artists and playlists can be downloaded; download a folder through its album or artist.');
     }
     const song = await ctx.library.queries.song(id);
     const file = await fileOf(ctx, id);
     const name = song.path.split('/').pop() ?? `${song.title}.${song.suffix}`;
-    reply.header('content-disposition', `attachment; filename="${asciiName(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+    reply.header('content-disposition', contentDisposition(name));
     return sendFile(request, reply, file.path, file.size, file.mtime, song.contentType);
   });
 
@@ -101,6 +106,23 @@ export const mediaGroup = defineGroup('media', (api, ctx) => {
   });
 });
 
+/** The zip of an album, of an artist's albums (those it is the album artist of, as getArtist lists them) or of a playlist. */
+async function zipPlan(ctx: Ctx, id: string, user: UserDoc): Promise<ZipPlan> {
+  const q = ctx.library.queries;
+  if (id.startsWith('pl-')) {
+    const list = await ctx.playlists.get(id, actorOf(user));
+    return playlistPlan(list.name, list.songs);
+  }
+  if (idKind(id) === 'album') {
+    const album = await q.albumDetail(id, user._id);
+    return albumsPlan(`${album.artist} - ${album.name}`, [album.songs]);
+  }
+  const artist = await q.artistDetail(id, user._id);
+  const albums = [];
+  for (const a of artist.albums) if (a.artists.some((x) => x.id === id)) albums.push((await q.albumDetail(a.id, user._id)).songs);
+  return albumsPlan(artist.name, albums);
+}
+
 /** OpenSubsonic wants an ISO 639 code, or "xxx" when unknown (an .lrc file says nothing). */
 function languageOf(song: SongView): string {
   const l = song.language?.trim().toLowerCase();
@@ -121,8 +143,6 @@ async function readFileLimited(path: string): Promise<Buffer> {
   if (st.size > MAX_COVER_FILE) throw unsupported('TAGSONIC_ERR_MEDIA_COVER_TOO_LARGE', 'The cover picture is larger than 64 MB.');
   return readFile(path);
 }
-
-const asciiName = (name: string): string => name.replace(/[^\x20-\x7e]|["\\]/g, '_');
 
 /** Bodies up to this size are read in one go: far cheaper per request than a file stream (whole songs are often smaller). */
 const BUFFERED_BODY = 1024 * 1024;
