@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '@tagsonic/core/config';
-import { buildApp } from '@tagsonic/gateway';
+import { buildApp, type GatewayDeps } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
 import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
 import { generateLibrary, type LibraryManifest } from '@tagsonic/test/library';
@@ -31,7 +31,7 @@ export async function sharedLibrary(): Promise<LibraryManifest> {
   return generateLibrary({ root: path.join(tmpdir(), 'tagsonic-api-test-library') });
 }
 
-export async function startHarness(options: { library?: boolean; env?: Record<string, string>; loginLimits?: { maxFailures: number; windowMs: number }; dashboardDir?: string; beforeReady?: (app: FastifyInstance) => Promise<void> } = {}): Promise<Harness> {
+export async function startHarness(options: { library?: boolean; env?: Record<string, string>; loginLimits?: GatewayDeps['loginLimits']; dashboardDir?: string; beforeReady?: (app: FastifyInstance) => Promise<void> } = {}): Promise<Harness> {
   const home = await mkdtemp(path.join(tmpdir(), 'tagsonic-api-'));
   const rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home, ...options.env }));
   await rt.users.ensureAdmin(ADMIN_PASSWORD);

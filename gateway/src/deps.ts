@@ -5,7 +5,7 @@ import type { Tasks } from '@tagsonic/core/tasks';
 import type { Users, SubsonicCredentials } from '@tagsonic/core/users';
 import type { Config, Secrets } from '@tagsonic/core/config';
 import type { TagJournal } from '@tagsonic/core/tags';
-import type { LoginThrottle } from '@tagsonic/core/auth';
+import type { LoginThrottle, LoginThrottleOptions } from '@tagsonic/core/auth';
 import type { DirectoryLister, FileStates } from '@tagsonic/core/files';
 import type { Records } from '@tagsonic/core/records';
 import type { Library } from '@tagsonic/core/library';
@@ -33,8 +33,8 @@ export interface GatewayDeps {
   journal?: TagJournal;
   /** Where the built dashboard is (default: dashboard/dist of this checkout). */
   dashboardDir?: string;
-  /** Login throttle limits (tests lower them). */
-  loginLimits?: { maxFailures: number; windowMs: number };
+  /** Sign-in limits, clock and sleep of both throttles (tests lower the limits and fake the clock). */
+  loginLimits?: Omit<LoginThrottleOptions, 'scope'>;
 }
 
 /** The deps plus the gateway's own services, handed to every route module. */
@@ -45,7 +45,10 @@ export interface Ctx extends GatewayDeps {
   /** Transcoder, cover cache and transcoding settings of this process. */
   mediaServices: MediaServices;
   subsonic: SubsonicCredentials;
+  /** Dashboard sign-ins. */
   throttle: LoginThrottle;
+  /** Subsonic credentials (p, t+s, apiKey): counted apart from dashboard passwords. */
+  subsonicThrottle: LoginThrottle;
   fileStates: FileStates;
   lister: DirectoryLister;
   records: Records;

@@ -15,6 +15,10 @@ export async function buildContext(deps: GatewayDeps): Promise<Ctx> {
   const subsonic = new SubsonicCredentials(deps.store, deps.users, deps.secrets.subsonicKey);
   const fileStates = new FileStates(deps.store);
   await subsonic.init();
+  const throttle = new LoginThrottle(deps.store, { ...deps.loginLimits, scope: 'dashboard' });
+  const subsonicThrottle = new LoginThrottle(deps.store, { ...deps.loginLimits, scope: 'subsonic' });
+  await throttle.init();
+  await subsonicThrottle.init();
   await fileStates.init();
   const uploadsDir = path.join(deps.config.dataDir, 'uploads');
   const backgroundDir = path.join(deps.config.dataDir, 'background');
@@ -30,7 +34,8 @@ export async function buildContext(deps: GatewayDeps): Promise<Ctx> {
     mediaServices: buildMediaServices({ store: deps.store, dataDir: deps.config.dataDir, options: deps.media }),
     journal: deps.journal ?? createTagJournal({ store: deps.store, blobDir: path.join(deps.config.dataDir, 'journal-blobs') }),
     subsonic,
-    throttle: new LoginThrottle(deps.store, deps.loginLimits),
+    throttle,
+    subsonicThrottle,
     fileStates,
     lister: new DirectoryLister({ allowTarget: (real) => deps.roots.rootOf(real) !== undefined }),
     records: new Records(deps.store),

@@ -12,8 +12,9 @@ import type { Ctx } from '../deps.ts';
 /**
  * POST /apimt/token/: username + password (+ an optional activation code) → a session: the token in
  * the body (`token`, for header clients) and in the HttpOnly `AUTHORIZATION` cookie, with the
- * readable `csrftoken` cookie the page echoes in `X-CSRFToken`. Failed attempts are counted per
- * client address and per account name.
+ * readable `csrftoken` cookie the page echoes in `X-CSRFToken`. Failed attempts are counted (core's
+ * LoginThrottle): an address is refused (429) after too many failures for one account or for all, and
+ * an account under attack from many addresses is only slowed down, never locked.
  */
 export async function tokenRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> {
   app.withTypeProvider<TypeBoxTypeProvider>().post(
@@ -22,12 +23,8 @@ export async function tokenRoutes(app: FastifyInstance, ctx: Ctx): Promise<void>
     async (request, reply) => {
       const { username, password, code } = request.body;
       await ctx.throttle.check(request.ip, username);
-      let user = await ctx.users.authenticate(username, password);
-      if (!user) {
-        await ctx.throttle.recordFailure(request.ip, username);
-        throw new TagsonicError('unauthorized', 'TAGSONIC_ERR_AUTH_BAD_CREDENTIALS', 'Wrong username or password.');
-      }
-      await ctx.throttle.recordSuccess(username);
+      let user = await ctx.throttle.attempt(request.ip, username, () => ctx.users.authenticate(username, password));
+      if (!user) throw new TagsonicError('unauthorized', 'TAGSONIC_ERR_AUTH_BAD_CREDENTIALS', 'Wrong username or password.');
       if (code && code.trim() !== '') {
         const grant = verifyLicense(ctx.secrets.licensePublicKey, code);
         user = await ctx.users.activate(user.username, { codeId: grant.id, isForever: grant.isForever, expiresAt: grant.expiresAt });

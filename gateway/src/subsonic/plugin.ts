@@ -89,7 +89,7 @@ export async function subsonicRoutes(rest: FastifyInstance, ctx: Ctx, groups: re
       else {
         checkVersion(params.str('v'));
         if (!call.client) throw missingParam('c');
-        const user = await authenticate(params, ctx.subsonic);
+        const user = await authenticate(params, ctx.subsonic, { throttle: ctx.subsonicThrottle, ip: request.ip });
         request.log.debug({ subsonicUser: user.username, method: endpoint.name }, 'subsonic call');
         result = await endpoint.handler({ ...call, user });
       }
