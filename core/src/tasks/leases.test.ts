@@ -162,7 +162,7 @@ describe('settling tasks of dead owners', () => {
   it('fails a task whose kind nobody can resume (a task from before subjects were recorded)', async () => {
     const { b, task } = await twoProcesses();
     await store.collection<TaskDoc>('tasks').updateOne({ _id: task._id }, { $unset: { subject: '', owner: '', settling: '' } });
-    const [report] = await b.settleOrphans();
+    const [report] = await b.settleOrphans({ graceMs: 0 });
     expect(report.status).toBe('fail');
     const items = await b.listItems(task._id);
     expect(items.every((i) => i.status === 'fail' && i.error === 'No worker knows how to resume a "test" task after a crash.')).toBe(true);
@@ -177,5 +177,23 @@ describe('settling tasks of dead owners', () => {
     expect(await d.startItem(items[2]._id)).toBeNull();
     expect((await d.listItems(task._id))[2]).toMatchObject({ status: 'pending', owner: null, attempts: 0 });
     expect(await d.settleOrphans()).toEqual([]);
+  });
+
+  it('gives the task back when a live worker had started an item just before the claim, and re-queues what was put back', async () => {
+    const { b, task, items } = await twoProcesses();
+    clock += TTL;
+    const c = lease('C');
+    await c.heartbeat();
+    const itemsCol = store.collection<TaskItemDoc>('task_items');
+    // While B waits after its claim, worker C turns out to hold item 1.
+    setTimeout(() => void itemsCol.updateOne({ _id: items[0]._id }, { $set: { status: 'running', owner: 'C' } }), 20);
+    expect(await b.settleOrphans({ graceMs: 150 })).toEqual([]);
+    expect(await b.get(task._id)).toMatchObject({ status: 'running', settling: null, owner: 'B' });
+    expect((await b.listItems(task._id)).map((i) => i.status)).toEqual(['running', 'pending', 'pending', 'pending']);
+    const seen: number[] = [];
+    await bus.consume<{ n: number }>(SUBJECT, async (d) => void seen.push(d.payload.n), { durable: 'back', concurrency: 1, ackWaitMs: 5000, maxDeliver: 1 });
+    // The original commands of the dead creator are still queued in the in-process bus, plus B's copies of 2-4.
+    await expect.poll(() => seen.length).toBe(7);
+    expect(seen.slice(4).sort()).toEqual([2, 3, 4]);
   });
 });

@@ -59,13 +59,16 @@ export function finalStatus(counts: TaskDoc['counts']): TaskStatus {
 /**
  * Settles every `running` task no live process holds (see leases.ts): the task's owner and the
  * owners of its running items all have dead leases. One settler wins each task (a conditional
- * claim); while it works the task is marked `settling` so workers leave its items alone.
+ * claim) and marks it `settling`; a worker that meets the mark puts its item back to pending, so
+ * nothing finishes while the items are recounted. When other processes live, the settler waits a
+ * grace period after the claim for a finish already under way, and gives the task back if a live
+ * worker had started an item just before it.
  *
  * Each unfinished item gets the decision of its kind's settler (success from committed work,
  * fail with the reason, or resume), the counts are recounted from the items (a crash between an
  * item's write and its task's count leaves them behind), and then the task either ends (its
- * completion event and, when it failed, its notification follow) or its resumed items are queued
- * again under this process's lease.
+ * completion event and, when it failed, its notification follow) or its pending items are queued
+ * again under this process's lease (a duplicate of a command still queued is harmless).
  */
 export async function settleOrphanedTasks(deps: SettleDeps, options: SettleOptions = {}): Promise<SettleReport[]> {
   const { tasks, items, leases } = deps;
@@ -73,6 +76,11 @@ export async function settleOrphanedTasks(deps: SettleDeps, options: SettleOptio
   const me = leases.ownerId;
   const reports: SettleReport[] = [];
   let others: boolean | null = null;
+  // Workers of other live processes may be between two writes of an item (see startItem): give them time.
+  const grace = async () => {
+    others ??= await leases.othersAlive();
+    if (others) await new Promise((r) => setTimeout(r, options.graceMs ?? 2000));
+  };
   for (const task of await tasks.find({ status: 'running' }, { sort: { createdAt: 1 } })) {
     const running = await items.find({ taskId: task._id, status: 'running' });
     const live = await leases.liveOwners([task.owner, task.settling, ...running.map((i) => i.owner)]);
@@ -83,19 +91,43 @@ export async function settleOrphanedTasks(deps: SettleDeps, options: SettleOptio
       { returnDocument: 'after' },
     );
     if (!claimed) continue;
-    others ??= await leases.othersAlive();
-    if (others) await new Promise((r) => setTimeout(r, options.graceMs ?? 2000));
+    await grace();
     const stillRunning = await items.find({ taskId: task._id, status: 'running' });
     const liveNow = await leases.liveOwners(stillRunning.map((i) => i.owner).filter((o) => o !== me));
     if (liveNow.size > 0) {
-      // A live worker had started an item just before the claim: it holds the task; leave it alone.
+      // A live worker started an item just before the claim: it holds the task, which is not orphaned.
+      // Workers that met the mark meanwhile put their items back to pending: queue those again.
       await tasks.updateOne({ _id: task._id, settling: me }, { $set: { settling: null } });
+      await grace();
+      await requeuePending(deps, claimed, claimed.subject ?? options.subjects?.[claimed.kind]);
       continue;
     }
-    reports.push(await settleOne(deps, claimed, options));
+    const report = await settleOne(deps, claimed, options);
+    if (report.status === 'running') {
+      await grace();
+      report.resumed = await requeuePending(deps, claimed, claimed.subject ?? options.subjects?.[claimed.kind]);
+      await deps.bus.publish(SUBJECTS.taskProgressed, {
+        taskId: task._id,
+        status: 'running',
+        total: task.total,
+        done: COUNTED.reduce((n, k) => n + report.counts[k], 0),
+        counts: report.counts,
+      } satisfies TaskProgress);
+    }
+    reports.push(report);
   }
   await leases.forgetExpired();
   return reports;
+}
+
+/** Queues the task's pending items again (a second copy of a queued command is harmless); returns how many. */
+async function requeuePending(deps: SettleDeps, task: TaskDoc, subject: string | undefined): Promise<number> {
+  if (!subject) return 0;
+  const pending = await deps.items.find({ taskId: task._id, status: 'pending' }, { sort: { seq: 1 } });
+  for (const item of pending) {
+    await deps.bus.send(subject, { taskId: task._id, itemId: item._id, ...item.payload }, { msgId: `${item._id}.settled-by.${deps.leases.ownerId}` });
+  }
+  return pending.length;
 }
 
 async function settleOne(deps: SettleDeps, task: TaskDoc, options: SettleOptions): Promise<SettleReport> {
@@ -107,15 +139,13 @@ async function settleOne(deps: SettleDeps, task: TaskDoc, options: SettleOptions
     : async (): Promise<Settlement> =>
         subject ? { status: 'resume' } : { status: 'fail', error: `No worker knows how to resume a "${task.kind}" task after a crash.` };
   const report: SettleReport = { taskId: task._id, kind: task.kind, status: 'running', succeeded: 0, failed: 0, resumed: 0, counts: task.counts };
-  const resumed: TaskItemDoc[] = [];
   const unfinished = await items.find({ taskId: task._id, status: { $in: ['pending', 'running'] } }, { sort: { seq: 1 } });
   for (const item of unfinished) {
     let decision = await decide(item);
     if (decision.status === 'resume' && !subject) decision = { status: 'fail', error: `The "${task.kind}" task does not say which command resumes it.` };
     const now = new Date();
     if (decision.status === 'resume') {
-      await items.updateOne({ _id: item._id, status: item.status }, { $set: { status: 'pending', owner: null, updatedAt: now } });
-      resumed.push(item);
+      if (item.status === 'running') await items.updateOne({ _id: item._id, status: 'running' }, { $set: { status: 'pending', owner: null, updatedAt: now } });
       continue;
     }
     const set: Partial<TaskItemDoc> = { status: decision.status as ItemStatus, owner: null, updatedAt: now, dead: false };
@@ -142,10 +172,5 @@ async function settleOne(deps: SettleDeps, task: TaskDoc, options: SettleOptions
     return report;
   }
   await tasks.updateOne({ _id: task._id, settling: leases.ownerId }, { $set: { counts, settling: null } });
-  for (const item of resumed) {
-    await bus.send(subject!, { taskId: task._id, itemId: item._id, ...item.payload }, { msgId: `${item._id}.settled-by.${leases.ownerId}` });
-    report.resumed++;
-  }
-  await bus.publish(SUBJECTS.taskProgressed, { taskId: task._id, status: 'running', total: task.total, done, counts } satisfies TaskProgress);
   return report;
 }
