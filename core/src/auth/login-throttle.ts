@@ -76,7 +76,7 @@ export class LoginThrottle {
   /** Pair and address key → its count in this window, as far as this process knows. */
   private readonly seen = new Map<string, { count: number; since: number }>();
   /** Address key → the credential checks from it now running (settled when each is known right or counted). */
-  private readonly inFlight = new Map<string, Set<Promise<void>>>();
+  private readonly inFlight = new Map<string, Set<Promise<unknown>>>();
   private lastSweep = 0;
 
   constructor(store: Store, options: LoginThrottleOptions = {}) {
@@ -117,9 +117,16 @@ export class LoginThrottle {
 
   /** Memory only: the seconds this address is still refused (for this account), or undefined. */
   refusedFor(ip: string, username: string | undefined): number | undefined {
-    if (this.seen.size === 0) return undefined;
+    return this.seen.size === 0 ? undefined : this.refusedForKeys(this.keys(ip, username));
+  }
+
+  /** Throws the rate-limit error while `refusedFor` says so. */
+  assertNotRefused(ip: string, username: string | undefined): void {
+    if (this.seen.size > 0) this.assertKeysNotRefused(this.keys(ip, username));
+  }
+
+  private refusedForKeys(k: Keys): number | undefined {
     const now = this.now();
-    const k = this.keys(ip, username);
     let until = 0;
     for (const id of [k.pair, k.address]) {
       const entry = id === undefined ? undefined : this.seen.get(id);
@@ -131,9 +138,8 @@ export class LoginThrottle {
     return until > 0 ? Math.ceil((until - now) / 1000) : undefined;
   }
 
-  /** Throws the rate-limit error while `refusedFor` says so. */
-  assertNotRefused(ip: string, username: string | undefined): void {
-    const sec = this.refusedFor(ip, username);
+  private assertKeysNotRefused(k: Keys): void {
+    const sec = this.seen.size === 0 ? undefined : this.refusedForKeys(k);
     if (sec !== undefined) throw rateLimited(sec);
   }
 
@@ -145,25 +151,21 @@ export class LoginThrottle {
    * failures for the account are then forgiven. Null when `verify` says the credentials are wrong.
    */
   async attempt<T>(ip: string, username: string | undefined, verify: () => Promise<T | null>, options: { slowFailures?: boolean } = {}): Promise<T | null> {
-    this.assertNotRefused(ip, username);
     const k = this.keys(ip, username);
+    this.assertKeysNotRefused(k);
     const running = this.inFlight.get(k.address);
     const before = running ? [...running] : [];
     const check = verify().then((ok) => {
       if (!ok) this.note(k, this.now());
       return ok;
     });
-    const mine = check.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.inFlight.set(k.address, (running ?? new Set()).add(mine));
+    this.inFlight.set(k.address, (running ?? new Set()).add(check));
     let ok: T | null;
     try {
       ok = await check;
     } finally {
       const set = this.inFlight.get(k.address);
-      set?.delete(mine);
+      set?.delete(check);
       if (set?.size === 0) this.inFlight.delete(k.address);
     }
     if (!ok) {
@@ -171,9 +173,9 @@ export class LoginThrottle {
       if (options.slowFailures) await this.pause(delay);
       return null;
     }
-    if (before.length > 0) await Promise.all(before);
-    this.assertNotRefused(ip, username);
-    if (username !== undefined) await this.forgiveIfFailing(ip, username);
+    if (before.length > 0) await Promise.allSettled(before);
+    this.assertKeysNotRefused(k);
+    if (k.pair !== undefined && this.seen.has(k.pair)) await this.forgive(k.pair);
     return ok;
   }
 
@@ -206,14 +208,12 @@ export class LoginThrottle {
 
   /** The right password from this address: its failures for this account are forgiven (not the address's). */
   async recordSuccess(ip: string, username: string): Promise<void> {
-    const pair = this.keys(ip, username).pair!;
-    this.seen.delete(pair);
-    await this.failures.deleteOne({ _id: pair });
+    await this.forgive(this.keys(ip, username).pair!);
   }
 
-  /** `recordSuccess`, but free unless this process saw this pair fail (the Subsonic success path). */
-  async forgiveIfFailing(ip: string, username: string): Promise<void> {
-    if (this.seen.size > 0 && this.seen.has(this.keys(ip, username).pair!)) await this.recordSuccess(ip, username);
+  private async forgive(pair: string): Promise<void> {
+    this.seen.delete(pair);
+    await this.failures.deleteOne({ _id: pair });
   }
 
   /** Waits out a slow-down. */
