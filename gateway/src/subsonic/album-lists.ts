@@ -5,6 +5,7 @@
  */
 import { ALBUM_LIST_TYPES, type AlbumListOptions, type AlbumListType, type ItemType } from '@tagsonic/core/library';
 import { badParam, missingParam } from './errors.ts';
+import { AlbumArtistIndex } from './album-artists.ts';
 import { albumChild, albumID3, artistID3, child, indexArtist } from './mappers.ts';
 import type { NowPlayingEntryBody } from './model.ts';
 import type { Params } from './params.ts';
@@ -108,13 +109,17 @@ export const albumListsGroup = defineGroup('album-lists', (api, ctx) => {
   const starred = ({ params, user }: { params: Params; user: { _id: string } }) =>
     q.starred({ userId: user._id, type: starType(params), offset: params.int('offset'), size: params.int('size'), musicFolderId: params.int('musicFolderId') });
 
+  const albumArtists = new AlbumArtistIndex(ctx.library);
+
   api.method('getStarred', async (call) => {
     const s = await starred(call);
-    return { starred: { artist: s.artists.map(indexArtist), album: s.albums.map(albumChild), song: s.songs.map(child) } };
+    const owners = await albumArtists.current();
+    return { starred: { artist: s.artists.map((a) => owners.folder(indexArtist(a))), album: s.albums.map(albumChild), song: s.songs.map(child) } };
   });
 
   api.method('getStarred2', async (call) => {
     const s = await starred(call);
-    return { starred2: { artist: s.artists.map(artistID3), album: s.albums.map(albumID3), song: s.songs.map(child) } };
+    const owners = await albumArtists.current();
+    return { starred2: { artist: s.artists.map((a) => owners.id3(artistID3(a))), album: s.albums.map(albumID3), song: s.songs.map(child) } };
   });
 });

@@ -2,7 +2,8 @@
  * Browsing: music folders, folder-based indexes and directories, genres, ID3 artists/albums/songs,
  * artist and album info (local knowledge only), similar and top songs.
  */
-import { IGNORED_ARTICLES, type ArtistSort, type ArtistView, type GenreSort } from '@tagsonic/core/library';
+import { IGNORED_ARTICLES, MAX_PAGE, idKind, type ArtistSort, type ArtistView, type GenreSort } from '@tagsonic/core/library';
+import { AlbumArtistIndex, type AlbumOwners } from './album-artists.ts';
 import { badParam } from './errors.ts';
 import { albumID3, artistID3, child, indexArtist } from './mappers.ts';
 import type { ArtistInfoBody, Child, IndexID3Body } from './model.ts';
@@ -18,12 +19,13 @@ function imageUrls(call: PublicCall, coverArt: string): Pick<ArtistInfoBody, 'sm
 }
 
 /** Consecutive artists with the same index letter as one index entry (keeps any order intact). */
-function indexRuns(artists: readonly ArtistView[]): IndexID3Body[] {
+function indexRuns(artists: readonly ArtistView[], owners: AlbumOwners): IndexID3Body[] {
   const out: IndexID3Body[] = [];
   for (const a of artists) {
     const last = out[out.length - 1];
-    if (last && last.name === a.index) last.artist.push(artistID3(a));
-    else out.push({ name: a.index, artist: [artistID3(a)] });
+    const artist = owners.id3(artistID3(a));
+    if (last && last.name === a.index) last.artist.push(artist);
+    else out.push({ name: a.index, artist: [artist] });
   }
   return out;
 }
@@ -37,6 +39,7 @@ function sortParam<T>(value: string | undefined, table: Record<string, T>, name:
 
 export const browsingGroup = defineGroup('browsing', (api, ctx) => {
   const q = ctx.library.queries;
+  const albumArtists = new AlbumArtistIndex(ctx.library);
 
   api.method('getMusicFolders', async () => ({
     musicFolders: { musicFolder: (await q.musicFolders()).map((f) => ({ id: f.id, name: f.name })) },
@@ -45,20 +48,28 @@ export const browsingGroup = defineGroup('browsing', (api, ctx) => {
   api.method('getIndexes', async ({ params, user }) => {
     const since = params.int('ifModifiedSince');
     const idx = await q.indexes({ musicFolderId: params.int('musicFolderId'), userId: user._id });
+    const owners = await albumArtists.current();
     const unchanged = since !== undefined && idx.lastModified <= since;
+    // Only artists with album folders; loose songs only when no artist folder holds their album.
+    const index = idx.index
+      .map((g) => ({ name: g.name, artist: g.artists.filter((a) => owners.filed.has(a.id)).map((a) => owners.folder(indexArtist(a))) }))
+      .filter((g) => g.artist.length > 0);
     return {
       indexes: {
         lastModified: idx.lastModified,
         ignoredArticles: idx.ignoredArticles,
-        index: unchanged ? [] : idx.index.map((g) => ({ name: g.name, artist: g.artists.map(indexArtist) })),
-        child: unchanged ? [] : idx.songs.map(child),
+        index: unchanged ? [] : index,
+        child: unchanged ? [] : idx.songs.filter((s) => !owners.filedAlbums.has(s.albumId)).map(child),
       },
     };
   });
 
   api.method('getMusicDirectory', async ({ params, user }) => {
-    const dir = await q.directory(params.required('id'), user._id);
-    const folders: Child[] = dir.folders.map((f) => ({
+    const id = params.required('id');
+    const dir = await q.directory(id, user._id);
+    // An artist's folder holds the albums filed under it (first album artist), not its appearances.
+    const filed = idKind(id) === 'artist' ? ((await albumArtists.current()).filed.get(id) ?? new Set<string>()) : null;
+    const folders: Child[] = dir.folders.filter((f) => !filed || filed.has(f.id)).map((f) => ({
       id: f.id,
       parent: f.parent ?? undefined,
       isDir: true,
@@ -83,18 +94,36 @@ export const browsingGroup = defineGroup('browsing', (api, ctx) => {
     const musicFolderId = params.int('musicFolderId');
     const sort = sortParam(params.str('type'), ARTIST_SORTS, 'type');
     const paged = sort !== undefined || params.has('size') || params.has('offset') || params.has('search');
+    const owners = await albumArtists.current();
     if (!paged) {
+      // Album artists only, each counting the albums getArtist lists (Navidrome's rule).
       const idx = await q.indexes({ musicFolderId, userId: user._id });
-      return { artists: { ignoredArticles: idx.ignoredArticles, index: idx.index.map((g) => ({ name: g.name, artist: g.artists.map(artistID3) })) } };
+      const index = idx.index
+        .map((g) => ({ name: g.name, artist: g.artists.filter((a) => owners.own.has(a.id)).map((a) => owners.id3(artistID3(a))) }))
+        .filter((g) => g.artist.length > 0);
+      return { artists: { ignoredArticles: idx.ignoredArticles, index } };
     }
-    // The spec's extension: one page of artists in the asked order, still grouped as index entries.
-    const page = await q.artists({ sort, search: params.str('search'), offset: params.int('offset'), size: params.int('size'), musicFolderId, userId: user._id });
-    return { artists: { ignoredArticles: IGNORED_ARTICLES.join(' '), index: indexRuns(page.items) } };
+    // The spec's extension: one page of the same artists in the asked order, still grouped as index entries.
+    const offset = Math.max(0, params.int('offset', 0));
+    const size = Math.max(0, Math.min(MAX_PAGE, params.int('size', 50)));
+    const search = params.str('search');
+    let listed: ArtistView[] = [];
+    for (let from = 0; ; from += MAX_PAGE) {
+      const batch = await q.artists({ sort, search, offset: from, size: MAX_PAGE, musicFolderId, userId: user._id });
+      listed.push(...batch.items.filter((a) => owners.own.has(a.id)));
+      if (from + MAX_PAGE >= batch.total) break;
+    }
+    // Most albums by the albums counted here (stable: ties keep the library's order).
+    if (sort === 'most_albums') listed = listed.map((a) => ({ a, n: owners.own.get(a.id)!.size })).sort((x, y) => y.n - x.n).map((x) => x.a);
+    return { artists: { ignoredArticles: IGNORED_ARTICLES.join(' '), index: indexRuns(listed.slice(offset, offset + size), owners) } };
   });
 
   api.method('getArtist', async ({ params, user }) => {
-    const a = await q.artistDetail(params.required('id'), user._id);
-    return { artist: { ...artistID3(a), album: a.albums.map(albumID3) } };
+    const id = params.required('id');
+    const a = await q.artistDetail(id, user._id);
+    // The albums it is an album artist of; appearances on others' albums are left to search.
+    const albums = a.albums.filter((al) => al.artists.some((x) => x.id === id));
+    return { artist: { ...artistID3(a), albumCount: albums.length, album: albums.map(albumID3) } };
   });
 
   api.method('getAlbum', async ({ params, user }) => {
@@ -106,10 +135,11 @@ export const browsingGroup = defineGroup('browsing', (api, ctx) => {
 
   const artistInfo = async (call: PublicCall & { user: { _id: string } }, id3: boolean): Promise<ArtistInfoBody> => {
     const info = await q.artistInfo(call.params.required('id'), { count: call.params.int('count', 20), userId: call.user._id });
+    const owners = await albumArtists.current();
     return {
       ...(info.biography ? { biography: info.biography } : {}),
       ...imageUrls(call, info.coverArt),
-      similarArtist: info.similarArtists.map(id3 ? artistID3 : indexArtist),
+      similarArtist: id3 ? info.similarArtists.map((a) => owners.id3(artistID3(a))) : info.similarArtists.map((a) => owners.folder(indexArtist(a))),
     };
   };
   api.method('getArtistInfo', async (call) => ({ artistInfo: await artistInfo(call, false) }));

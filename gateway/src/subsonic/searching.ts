@@ -3,6 +3,7 @@
  * accent-insensitively (CJK works); an empty, absent or `""` query pages the whole library.
  */
 import type { SearchOptions } from '@tagsonic/core/library';
+import { AlbumArtistIndex } from './album-artists.ts';
 import { albumChild, albumID3, artistID3, child, indexArtist } from './mappers.ts';
 import type { Params } from './params.ts';
 import { defineGroup } from './registry.ts';
@@ -21,14 +22,17 @@ const searchOptions = (params: Params, userId: string): SearchOptions => ({
 
 export const searchingGroup = defineGroup('searching', (api, ctx) => {
   const q = ctx.library.queries;
+  const albumArtists = new AlbumArtistIndex(ctx.library);
 
   api.method('search2', async ({ params, user }) => {
     const r = await q.search(searchOptions(params, user._id));
-    return { searchResult2: { artist: r.artists.map(indexArtist), album: r.albums.map(albumChild), song: r.songs.map(child) } };
+    const owners = await albumArtists.current();
+    return { searchResult2: { artist: r.artists.map((a) => owners.folder(indexArtist(a))), album: r.albums.map(albumChild), song: r.songs.map(child) } };
   });
 
   api.method('search3', async ({ params, user }) => {
     const r = await q.search(searchOptions(params, user._id));
-    return { searchResult3: { artist: r.artists.map(artistID3), album: r.albums.map(albumID3), song: r.songs.map(child) } };
+    const owners = await albumArtists.current();
+    return { searchResult3: { artist: r.artists.map((a) => owners.id3(artistID3(a))), album: r.albums.map(albumID3), song: r.songs.map(child) } };
   });
 });
