@@ -36,7 +36,7 @@ describe('tagsonic start with TAGSONIC_SUBSONIC_PASSWORD', () => {
     try {
       const base = `http://127.0.0.1:${port}`;
       await expect.poll(async () => fetch(`${base}/healthz`).then((r) => r.status).catch(() => 0), { timeout: 60_000, interval: 200 }).toBe(200);
-      expect(out).toMatch(/gave "admin" the Subsonic password from TAGSONIC_SUBSONIC_PASSWORD/);
+      expect(out).toMatch(/gave \\?"admin\\?" the Subsonic password from TAGSONIC_SUBSONIC_PASSWORD/); // JSON lines escape the quotes
       expect(out).not.toContain('first-sub-pw');
       const login = await fetch(`${base}/apimt/token/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'first-admin-pw' }) });
       const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0]);

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { loadConfig, ensureHome, ensureSecrets, type Config, type Secrets } from '@tagsonic/core/config';
 import { openStore, type Store } from '@tagsonic/core/store';
 import { openBus, type Bus } from '@tagsonic/core/bus';
@@ -9,6 +8,7 @@ import { Tasks } from '@tagsonic/core/tasks';
 import { createTagJournal, type TagJournal } from '@tagsonic/core/tags';
 import { openLibrary, type Library } from '@tagsonic/core/library';
 import type { GatewayDeps } from '@tagsonic/gateway';
+import { buildId } from './build-id.ts';
 
 /** The wired parts of one process, in either mode. */
 export interface Runtime {
@@ -25,9 +25,6 @@ export interface Runtime {
   buildId: string;
   close(): Promise<void>;
 }
-
-/** Identifies this process's build in /healthz (set TAGSONIC_BUILD_ID in images; else per-start random). */
-const buildId = process.env.TAGSONIC_BUILD_ID || `dev-${randomBytes(3).toString('hex')}`;
 
 /**
  * The composition root: picks the drivers (embedded store + in-process bus by default; MongoDB and
@@ -56,7 +53,7 @@ export async function openRuntime(config: Config = loadConfig()): Promise<Runtim
     tasks,
     journal,
     library,
-    buildId,
+    buildId: buildId(),
     async close() {
       await bus.close();
       await store.close();

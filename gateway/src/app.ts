@@ -22,6 +22,7 @@ import { previewRegexRoutes } from './routes/preview-regex.ts';
 import { recordRoutes } from './routes/record.ts';
 import { eventRoutes } from './routes/events.ts';
 import { registerSubsonic } from './subsonic/index.ts';
+import { RequestLog } from './request-log.ts';
 
 /**
  * Builds the Fastify app without listening (tests call `inject()`; the cli calls `listen()`).
@@ -30,6 +31,7 @@ import { registerSubsonic } from './subsonic/index.ts';
 export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
+    logController: new RequestLog(),
     trustProxy: deps.config.trustedProxies.length ? deps.config.trustedProxies : false,
     bodyLimit: 32 * 1024 * 1024,
     // Unknown keys must be a 400 where a schema says additionalProperties: false (NOTES.md).

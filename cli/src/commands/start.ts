@@ -1,9 +1,12 @@
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker } from '@tagsonic/workers';
-import { LibraryWatcher, Scanner, WATCH_SCHEDULE } from '@tagsonic/workers/scanner';
+import { LibraryWatcher, WATCH_SCHEDULE } from '@tagsonic/workers/scanner';
 import cron from 'node-cron';
 import { SubsonicCredentials } from '@tagsonic/core/users';
+import { loadConfig, VERSION } from '@tagsonic/core/config';
 import { gatewayDeps, openRuntime } from '../runtime.ts';
+import { createConsole, logFormat } from '../console.ts';
+import { LoggingScanner } from '../scan-log.ts';
 
 export interface StartOptions {
   /** Run the HTTP gateway in this process. */
@@ -17,44 +20,49 @@ export interface StartOptions {
  * `tagsonic gateway`, `tagsonic worker` (distributed roles).
  */
 export async function start(options: StartOptions): Promise<void> {
-  const rt = await openRuntime();
-  const { config } = rt;
-  const log = (msg: string) => process.stdout.write(`[tagsonic] ${msg}\n`);
+  const config = loadConfig();
+  const log = createConsole({ level: config.logLevel, format: logFormat() });
+  const rt = await openRuntime(config);
 
+  // Start-up notices (first-start facts, what this process serves) are shown whatever TAGSONIC_LOG_LEVEL says:
+  // the generated password is shown only this once, and scripts wait for "listening" or "worker consuming".
+  const notice = log.isLevelEnabled('info') ? log : log.child({}, { level: 'info' });
   const admin = await rt.users.ensureAdmin(config.adminPassword);
   if (admin.generatedPassword) {
-    log('created user "admin" with this password (shown once; change it with `tagsonic passwd admin`):');
-    log(`    ${admin.generatedPassword}`);
+    notice.info(`created user "admin" with password ${admin.generatedPassword} (shown only now; change it with ./run passwd admin)`);
   } else if (admin.created) {
-    log('created user "admin" with the password from TAGSONIC_ADMIN_PASSWORD');
+    notice.info('created user "admin" with the password from TAGSONIC_ADMIN_PASSWORD');
   }
   if (admin.created && config.subsonicPassword) {
     const creds = new SubsonicCredentials(rt.store, rt.users, rt.secrets.subsonicKey);
     await creds.init();
     await creds.setPassword('admin', config.subsonicPassword);
-    log('gave "admin" the Subsonic password from TAGSONIC_SUBSONIC_PASSWORD');
+    notice.info('gave "admin" the Subsonic password from TAGSONIC_SUBSONIC_PASSWORD');
+  } else if (admin.created) {
+    // Subsonic clients cannot use the scrypt-hashed sign-in password, so they get error 40 until this is done.
+    notice.info('"admin" has no Subsonic password yet, so Subsonic clients cannot sign in; set one with ./run subsonic-password admin (or in the admin backend)');
   }
-  if (rt.secretsCreated) log(`generated secrets in ${config.dataDir}/secrets.json`);
+  if (rt.secretsCreated) notice.info(`generated secrets in ${config.dataDir}/secrets.json`);
 
   const closers: Array<() => Promise<void>> = [];
   if (options.worker) {
     // A crash mid-write leaves a pending journal entry and a temp sibling: settle both before new work.
     const recovered = await rt.journal.recover();
     if (recovered.committed.length + recovered.failed.length + recovered.reopened.length) {
-      log(`journal recovery: ${recovered.committed.length} committed, ${recovered.failed.length} failed, ${recovered.reopened.length} reopened`);
+      log.info(`journal recovery: ${recovered.committed.length} committed, ${recovered.failed.length} failed, ${recovered.reopened.length} reopened`);
     }
-    const scanner = new Scanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus });
+    const scanner = new LoggingScanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus }, log);
     const worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: config.workerConcurrency, scanner });
     closers.push(() => worker.close());
-    log(`worker consuming commands (${rt.bus.driver} bus, concurrency ${config.workerConcurrency})`);
+    notice.info(`worker consuming commands (${rt.bus.driver} bus, concurrency ${config.workerConcurrency})`);
     // The background watcher: cheap when nothing changed (a walk, no file read, no task).
     const watcher = new LibraryWatcher({ scanner, scans: rt.library.scans });
     const check = async () => {
       try {
         const tick = await watcher.tick();
-        if (tick.taskId) log(`watcher: library changed, scan task ${tick.taskId} queued`);
+        if (tick.taskId) log.info(`library changed on disk: scan task ${tick.taskId} queued`);
       } catch (e) {
-        log(`watcher: ${e instanceof Error ? e.message : String(e)}`);
+        log.warn({ err: e }, 'library watcher');
       }
     };
     const watch = cron.schedule(WATCH_SCHEDULE, check, { name: 'library-watcher', noOverlap: true });
@@ -63,20 +71,28 @@ export async function start(options: StartOptions): Promise<void> {
     void check();
   }
   if (options.gateway) {
-    const app = await buildApp(
-      gatewayDeps(rt),
-      { logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] } },
-    );
-    await app.listen({ port: config.port, host: config.host });
+    const app = await buildApp(gatewayDeps(rt), { loggerInstance: log });
+    // Fastify announces itself once per network interface; the console says it once, with what matters.
+    const level = app.log.level;
+    app.log.level = 'warn';
+    try {
+      await app.listen({ port: config.port, host: config.host });
+    } finally {
+      app.log.level = level;
+    }
     closers.unshift(() => app.close());
-    log(`listening on http://${config.host}:${config.port} (home ${config.home}, store ${rt.store.driver}, bus ${rt.bus.driver})`);
+    const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    notice.info(
+      `Tagsonic ${VERSION.display} (${rt.buildId}) listening on http://${shown}:${config.port}/ ` +
+        `(bound to ${config.host}; home ${config.home}, store ${rt.store.driver}, bus ${rt.bus.driver})`,
+    );
   }
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log(`${signal}: shutting down`);
+    log.info(`${signal}: shutting down`);
     for (const close of closers) await close();
     await rt.close();
     process.exit(0);
