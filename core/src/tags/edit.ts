@@ -6,6 +6,7 @@ import { EDITABLE_FIELDS, isTagField, type ArtworkInfo, type TagEdit, type TagFi
 import { ALBUM_TYPE_JOINER, MULTI_VALUE_JOINER, NUMERIC_FIELDS, splitMultiValue } from './mapping.ts';
 import { artworkInfo, sniffImage } from './image-info.ts';
 import { TAG_ERRORS, invalid } from './errors.ts';
+import { MAX_EDIT_CHARS, MAX_FIELD_CHARS, MAX_NAMES, MAX_PICTURE_BYTES } from './bounds.ts';
 
 export interface NormalizedArtwork {
   mime: string;
@@ -23,15 +24,17 @@ export interface NormalizedEdit {
   artwork?: NormalizedArtwork | null;
 }
 
-/** FLAC picture blocks have a 24-bit length; nothing bigger fits every format. */
-export const MAX_ARTWORK_BYTES = 16 * 1024 * 1024 - 64 * 1024;
-const MAX_FIELD_CHARS = 1024 * 1024;
+/** The largest cover an edit may carry (bounds.ts). */
+export const MAX_ARTWORK_BYTES = MAX_PICTURE_BYTES;
 /** MP4 keeps track and disc numbers in 16 bits. */
 const MAX_NUMBER = 65535;
 const MULTILINE: ReadonlySet<TagField> = new Set(['lyrics', 'comment', 'description']);
 
 const bad = (field: string, message: string, value?: unknown) =>
   invalid(TAG_ERRORS.INVALID_VALUE, `${field}: ${message}`, { field, value: typeof value === 'string' ? value.slice(0, 200) : value });
+
+/** An edit beyond the bounds of bounds.ts: refused before any file is read. */
+const tooLarge = (field: string, message: string) => invalid(TAG_ERRORS.EDIT_TOO_LARGE, `${field}: ${message}`, { field });
 
 export function normalizeEdit(edit: TagEdit): NormalizedEdit {
   if (edit === null || typeof edit !== 'object') throw bad('edit', 'expected an object with fields and/or artwork');
@@ -55,12 +58,14 @@ export function normalizeEdit(edit: TagEdit): NormalizedEdit {
   if (edit.albumartists !== undefined) out.albumartists = names('albumartists', edit.albumartists);
   if (edit.genres !== undefined) out.genres = names('genres', edit.genres);
   if (edit.artwork !== undefined) out.artwork = edit.artwork === null ? null : normalizeArtwork(edit.artwork);
+  const chars = [...Object.values(out.fields), ...(out.artists ?? []), ...(out.albumartists ?? []), ...(out.genres ?? [])].reduce((n, v) => n + (v?.length ?? 0), 0);
+  if (chars > MAX_EDIT_CHARS) throw tooLarge('edit', `${chars} characters of text in one edit; at most ${MAX_EDIT_CHARS} fit in a tag beside a cover`);
   return out;
 }
 
 function canonical(field: TagField, raw: string | null): string | null {
   if (raw === null) return null;
-  if (raw.length > MAX_FIELD_CHARS) throw bad(field, `longer than ${MAX_FIELD_CHARS} characters`);
+  if (raw.length > MAX_FIELD_CHARS) throw tooLarge(field, `${raw.length} characters; a field holds at most ${MAX_FIELD_CHARS}`);
   if (raw.includes('\u0000')) throw bad(field, 'contains a NUL character', raw);
   const text = MULTILINE.has(field) ? raw : raw.trim();
   if (text === '') return null;
@@ -94,6 +99,8 @@ function canonical(field: TagField, raw: string | null): string | null {
 
 function names(field: string, list: unknown): string[] {
   if (!Array.isArray(list) || list.some((x) => typeof x !== 'string')) throw bad(field, 'expected a list of names');
+  if (list.length > MAX_NAMES) throw tooLarge(field, `${list.length} names; a tag holds at most ${MAX_NAMES}`);
+  if ((list as string[]).some((x) => x.length > MAX_FIELD_CHARS)) throw tooLarge(field, `a name is longer than ${MAX_FIELD_CHARS} characters`);
   const clean = (list as string[]).map((x) => x.trim()).filter((x) => x !== '');
   if (clean.some((x) => x.includes('\u0000'))) throw bad(field, 'contains a NUL character');
   return [...new Set(clean)];
@@ -104,7 +111,7 @@ function normalizeArtwork(artwork: { mime: string; data: Uint8Array }): Normaliz
     throw invalid(TAG_ERRORS.ARTWORK_INVALID, 'The cover is empty or not binary data.');
   }
   if (artwork.data.byteLength > MAX_ARTWORK_BYTES) {
-    throw invalid(TAG_ERRORS.ARTWORK_INVALID, `The cover is ${artwork.data.byteLength} bytes; at most ${MAX_ARTWORK_BYTES} fit in every format.`);
+    throw tooLarge('artwork', `the cover is ${artwork.data.byteLength} bytes; at most ${MAX_ARTWORK_BYTES} fit in every format`);
   }
   const header = sniffImage(artwork.data);
   if (!header) throw invalid(TAG_ERRORS.ARTWORK_INVALID, 'The cover is not a JPEG, PNG, GIF, WebP or BMP image.');

@@ -13,6 +13,9 @@
 import { closeSync, constants, fstatSync, openSync, read as readCallback, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { AbstractTokenizer, EndOfStreamError, type IGetToken, type IReadChunkOptions } from 'strtok3';
+import { StringType, Uint8ArrayType } from 'token-types';
+import { MAX_READ_BYTES, MAX_TAG_BYTES, readTooLarge } from './bounds.ts';
+import type { Segment } from './id3v2-bounds.ts';
 
 const BLOCK = 64 * 1024;
 const DIRECT = 4 * BLOCK;
@@ -59,6 +62,43 @@ function tokenBytes(length: number): Uint8Array {
 /** A token `tokenBytes` serves: small, and wholly inside the file (anything else takes strtok3's checks). */
 const isSmallToken = (length: number, position: number, size: number): boolean =>
   Number.isInteger(length) && length >= 0 && length <= SMALL_TOKEN && Number.isInteger(position) && position >= 0 && position + length <= size;
+
+/**
+ * `file` as a parser should see it when parts of its tag are left out (id3v2-bounds.ts): the segments
+ * one after another, bytes in memory or ranges of the file. Closing it closes the file.
+ */
+export function splicedAccess(file: FileAccess, segments: readonly Segment[]): FileAccess {
+  const starts: number[] = [];
+  let size = 0;
+  for (const s of segments) {
+    starts.push(size);
+    size += 'bytes' in s ? s.bytes.length : s.length;
+  }
+  return {
+    size,
+    close: () => file.close(),
+    readAt: async (target, offset, length, position) => {
+      let n = 0;
+      for (let i = 0; i < segments.length && n < length; i++) {
+        const s = segments[i]!;
+        const start = starts[i]!;
+        const segmentLength = 'bytes' in s ? s.bytes.length : s.length;
+        const at = position + n;
+        if (at >= start + segmentLength || at < start) continue;
+        const take = Math.min(length - n, start + segmentLength - at);
+        if ('bytes' in s) {
+          target.set(s.bytes.subarray(at - start, at - start + take), offset + n);
+          n += take;
+          continue;
+        }
+        const got = await file.readAt(target, offset + n, take, s.position + (at - start));
+        n += got;
+        if (got < take) break; // the file is shorter than it was
+      }
+      return n;
+    },
+  };
+}
 
 /** The file is not a regular file (a folder, a FIFO…); it has been closed again. */
 export class NotRegularFile extends Error {}
@@ -154,8 +194,20 @@ export abstract class SlabTokenizer extends AbstractTokenizer {
     this.position = position;
   }
 
+  /**
+   * What one read may take (bounds.ts): parsers read a tag or tag item whole — as raw bytes or a string
+   * (an ID3v2 tag, a WAV/AIFF `id3 ` chunk, a FLAC metadata block, an MP4 item) — and a hostile file can
+   * claim hundreds of megabytes for one. Structures (MP4 sample tables…) and buffers get `MAX_READ_BYTES`.
+   */
+  #bounded(length: number, token?: IGetToken<unknown>): void {
+    const tag = token instanceof Uint8ArrayType || token instanceof StringType;
+    const limit = tag ? MAX_TAG_BYTES : MAX_READ_BYTES;
+    if (length > limit) throw readTooLarge(this.fileInfo.path, length, limit);
+  }
+
   override async readBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
     const o = this.normalizeOptions(target, options);
+    this.#bounded(o.length);
     const n = this.inMemory(target, o.position, o.length) ?? (await this.fetch(target, o.position, o.length));
     this.position = o.position + n;
     if (!o.mayBeLess && n < o.length) throw new EndOfStreamError();
@@ -164,12 +216,14 @@ export abstract class SlabTokenizer extends AbstractTokenizer {
 
   override async peekBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
     const o = this.normalizeOptions(target, options);
+    this.#bounded(o.length);
     const n = this.inMemory(target, o.position, o.length) ?? (await this.fetch(target, o.position, o.length));
     if (!o.mayBeLess && n < o.length) throw new EndOfStreamError();
     return n;
   }
 
   override async readToken<V>(token: IGetToken<V>, position = this.position): Promise<V> {
+    this.#bounded(token.len, token);
     if (!isSmallToken(token.len, position, this.fileInfo.size)) return super.readToken(token, position);
     const bytes = tokenBytes(token.len);
     if (this.inMemory(bytes, position, token.len) !== null) this.position = position + token.len;
@@ -178,6 +232,7 @@ export abstract class SlabTokenizer extends AbstractTokenizer {
   }
 
   override async peekToken<V>(token: IGetToken<V>, position = this.position): Promise<V> {
+    this.#bounded(token.len, token);
     if (!isSmallToken(token.len, position, this.fileInfo.size)) return super.peekToken(token, position);
     const bytes = tokenBytes(token.len);
     if (this.inMemory(bytes, position, token.len) === null) await this.peekBuffer(bytes, { position });
@@ -219,7 +274,7 @@ export class BlockFileTokenizer extends SlabTokenizer {
   }
 
   override async closeOnce(): Promise<void> {
-    this.#releaseBlocks();
+    this.releaseBlocks();
     await this.#file.close();
     await super.closeOnce();
   }
@@ -263,7 +318,7 @@ export class BlockFileTokenizer extends SlabTokenizer {
   }
 
   async #block(index: number): Promise<Uint8Array> {
-    if (this.#blocks.size >= MAX_BLOCKS) this.#releaseBlocks();
+    if (this.#blocks.size >= MAX_BLOCKS) this.releaseBlocks();
     const buffer = new Uint8Array(freeBlocks.pop() ?? new ArrayBuffer(BLOCK), 0, Math.min(BLOCK, this.fileInfo.size - index * BLOCK));
     const got = await this.#readAt(buffer, 0, buffer.length, index * BLOCK);
     const block = buffer.subarray(0, got);
@@ -271,8 +326,11 @@ export class BlockFileTokenizer extends SlabTokenizer {
     return block;
   }
 
-  /** Blocks never leave the tokenizer (reads copy out of them), so another parse may have them. */
-  #releaseBlocks(): void {
+  /**
+   * Blocks never leave the tokenizer (reads copy out of them), so another parse may have them. Also
+   * for a tokenizer that is dropped without closing its file (the reader then reads it spliced).
+   */
+  releaseBlocks(): void {
     for (const block of this.#blocks.values()) if (freeBlocks.length < MAX_FREE_BLOCKS) freeBlocks.push(block.buffer as ArrayBuffer);
     this.#blocks.clear();
   }

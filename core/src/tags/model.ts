@@ -118,6 +118,21 @@ export interface ReadResult {
   audio: AudioInfo;
   /** Present only when asked for (`{ artwork: true }`) and the file has a picture. */
   artwork?: Artwork;
+  /**
+   * Present when parts of the tag were left out because they are beyond the engine's bounds (bounds.ts):
+   * the snapshot holds the rest, and the file's tags cannot be rewritten until those parts are removed.
+   */
+  overflow?: TagOverflow;
+}
+
+/** What a read left out of a file's tag because it was beyond the engine's bounds (bounds.ts). */
+export interface TagOverflow {
+  /** Frames (or other tag items) left out. */
+  frames: number;
+  /** Their bytes. */
+  bytes: number;
+  /** The largest of them: its id (e.g. "TXXX", "APIC", or "padding") and size. */
+  largest: { id: string; bytes: number };
 }
 
 export interface ReadOptions {

@@ -5,12 +5,11 @@
  * pictures from here (Node's native base64 decoder).
  */
 import type { IPicture } from 'music-metadata';
+import { MAX_TAG_BYTES } from './bounds.ts';
 
 /** Reads `length` bytes at `position` (fewer at the end of the file). */
 export type ReadAt = (position: number, length: number) => Promise<Uint8Array>;
 
-/** A comment header bigger than this is not read for covers (hostile files). */
-const MAX_COMMENT_BYTES = 64 * 1024 * 1024;
 
 const PICTURE_TYPES: Record<number, string> = { 0: 'Other', 3: 'Cover (front)', 4: 'Cover (back)' };
 
@@ -70,43 +69,68 @@ function flacPicture(b: Buffer): IPicture | null {
   }
 }
 
-/** Packet 1 of the first logical stream, assembled from its pages. */
-async function commentPacket(read: ReadAt): Promise<Uint8Array | null> {
+/**
+ * Where the bytes of packet 1 (the comment header) of the first logical stream lie, page by page; the
+ * last piece has `end` set. Only page headers are read.
+ */
+async function* commentPieces(read: ReadAt): AsyncGenerator<{ position: number; length: number; end: boolean }> {
   let pos = 0;
   let serial: number | null = null;
   let index = 0;
-  let parts: Uint8Array[] = [];
-  let size = 0;
   for (let pages = 0; pages < 10_000; pages++) {
     const header = await read(pos, 27 + 255);
-    if (header.length < 27 || ascii(header, 0, 4) !== 'OggS') return null;
+    if (header.length < 27 || ascii(header, 0, 4) !== 'OggS') return;
     const segments = header[26]!;
-    if (header.length < 27 + segments) return null;
-    const h = Buffer.from(header.buffer, header.byteOffset, header.byteLength);
-    const pageSerial = h.readUInt32LE(14);
+    if (header.length < 27 + segments) return;
+    const pageSerial = Buffer.from(header.buffer, header.byteOffset, header.byteLength).readUInt32LE(14);
     let bodyLength = 0;
     for (let i = 0; i < segments; i++) bodyLength += header[27 + i]!;
     const bodyStart = pos + 27 + segments;
     pos = bodyStart + bodyLength;
     serial ??= pageSerial;
     if (pageSerial !== serial) continue;
-    const body = await read(bodyStart, bodyLength);
-    if (body.length < bodyLength) return null;
     let offset = 0;
+    let from = -1;
     for (let i = 0; i < segments; i++) {
       const lace = header[27 + i]!;
-      if (index === 1) {
-        parts.push(body.subarray(offset, offset + lace));
-        size += lace;
-        if (size > MAX_COMMENT_BYTES) return null;
-      }
+      if (index === 1 && from < 0) from = offset;
       offset += lace;
       if (lace < 255) {
-        if (index === 1) return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+        if (index === 1) {
+          yield { position: bodyStart + from, length: offset - from, end: true };
+          return;
+        }
         index++;
-        parts = [];
       }
     }
+    if (index === 1 && from >= 0) yield { position: bodyStart + from, length: offset - from, end: false };
+  }
+}
+
+/**
+ * The size of the comment header, from page headers alone, stopping once it is beyond `MAX_TAG_BYTES`:
+ * music-metadata assembles that packet in memory whole (covers and all) before parsing it.
+ */
+export async function oggCommentBytes(read: ReadAt): Promise<number> {
+  let size = 0;
+  for await (const piece of commentPieces(read)) {
+    size += piece.length;
+    if (size > MAX_TAG_BYTES) break;
+  }
+  return size;
+}
+
+/** Packet 1 of the first logical stream, assembled from its pages. */
+async function commentPacket(read: ReadAt): Promise<Uint8Array | null> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const piece of commentPieces(read)) {
+    size += piece.length;
+    if (size > MAX_TAG_BYTES) return null;
+    const bytes = await read(piece.position, piece.length);
+    if (bytes.length < piece.length) return null;
+    parts.push(bytes);
+    if (piece.end) return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
   }
   return null;
 }

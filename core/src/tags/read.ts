@@ -17,14 +17,16 @@ import {
   type IPicture,
   type ITag,
 } from 'music-metadata';
-import { EDITABLE_FIELDS, emptyFields, type Artwork, type AudioFormat, type AudioInfo, type ReadOptions, type ReadResult, type TagField, type TagSnapshot } from './model.ts';
+import { EDITABLE_FIELDS, emptyFields, type Artwork, type AudioFormat, type AudioInfo, type ReadOptions, type ReadResult, type TagField, type TagOverflow, type TagSnapshot } from './model.ts';
 import { familyOfNativeType, formatOf, isLossless, profileOf, type TagFamily } from './formats.ts';
 import { ALBUM_TYPE_JOINER, MULTI_VALUE_JOINER, NUMERIC_FIELDS, TAG_MAPPING, parseNumberPair, usesNumberPair, type MappedKey } from './mapping.ts';
 import { artworkInfo } from './image-info.ts';
 import { TAG_ERRORS, TagsonicError, fsError, invalid, unsupported } from './errors.ts';
-import { BlockFileTokenizer, MemoryTokenizer, NotRegularFile, openAsync, openForReader, type FileAccess, type SlabTokenizer } from './file-tokenizer.ts';
+import { BlockFileTokenizer, MemoryTokenizer, NotRegularFile, openAsync, openForReader, splicedAccess, type FileAccess, type SlabTokenizer } from './file-tokenizer.ts';
+import { measureId3v2 } from './id3v2-bounds.ts';
+import { MAX_TAG_BYTES, readTooLarge, tagTooLarge } from './bounds.ts';
 import { oggDuration } from './ogg-duration.ts';
-import { isOggVorbisOrOpus, oggPictures, type ReadAt } from './ogg-pictures.ts';
+import { isOggVorbisOrOpus, oggCommentBytes, oggPictures, type ReadAt } from './ogg-pictures.ts';
 
 /**
  * How music-metadata parses: no full duration scan (formats that need one are completed here, see
@@ -57,6 +59,8 @@ export interface Inspection {
    * v2.4, where the same bytes read as one value. See `diffSnapshots`' `lenient` option.
    */
   legacyId3: boolean;
+  /** What was left out of the tag because it is beyond the bounds (bounds.ts); `null` when nothing was. */
+  overflow: TagOverflow | null;
 }
 
 export async function readTags(path: string, options: ReadTagsOptions = {}): Promise<ReadResult> {
@@ -72,6 +76,7 @@ export async function readArtwork(path: string, options: { timeoutMs?: number } 
 export function toReadResult(inspection: Inspection, withArtwork: boolean): ReadResult {
   const result: ReadResult = { tags: inspection.tags, audio: inspection.audio };
   if (withArtwork && inspection.picture) result.artwork = toArtwork(inspection.picture);
+  if (inspection.overflow) result.overflow = inspection.overflow;
   return result;
 }
 
@@ -98,9 +103,25 @@ export async function inspectFile(path: string, timeoutMs = DEFAULT_READ_TIMEOUT
     await file.close();
     throw invalid(TAG_ERRORS.EMPTY_FILE, `${path} is empty (0 bytes): there is no audio to read.`, { path });
   }
-  const tokenizer = new BlockFileTokenizer(file, path);
+  let tokenizer = new BlockFileTokenizer(file, path);
   try {
-    return await withTimeout(parseWith(tokenizer, path), timeoutMs, path);
+    return await withTimeout(
+      (async () => {
+        // The first bytes come from the block music-metadata reads next anyway.
+        const head = new Uint8Array(10);
+        const n = await tokenizer.peekBuffer(head, { position: 0, length: head.length, mayBeLess: true });
+        const read = (target: Uint8Array, position: number) => tokenizer.peekBuffer(target, { position, length: target.length, mayBeLess: true });
+        const cut = await measureId3v2(head.subarray(0, n), read, file.size);
+        if (!cut) return parseWith(tokenizer, path, file.size, null);
+        if (!cut.segments) throw readTooLarge(path, cut.tagBytes);
+        // The same file without the frames beyond bounds: the parser never reads them.
+        tokenizer.releaseBlocks();
+        tokenizer = new BlockFileTokenizer(splicedAccess(file, cut.segments), path);
+        return parseWith(tokenizer, path, file.size, cut.overflow);
+      })(),
+      timeoutMs,
+      path,
+    );
   } finally {
     await tokenizer.close();
   }
@@ -110,7 +131,7 @@ export async function inspectFile(path: string, timeoutMs = DEFAULT_READ_TIMEOUT
  * Ogg covers come from `oggPictures` and, when music-metadata stopped before the last page, the length
  * from `oggDuration` (see there why); everything else from music-metadata.
  */
-async function parseWith(tokenizer: SlabTokenizer, path: string): Promise<Inspection> {
+async function parseWith(tokenizer: SlabTokenizer, path: string, fileSize: number, overflow: TagOverflow | null): Promise<Inspection> {
   const size = tokenizer.fileInfo.size;
   const readAt: ReadAt = async (position, length) => {
     const wanted = Math.max(0, Math.min(length, size - position));
@@ -119,6 +140,10 @@ async function parseWith(tokenizer: SlabTokenizer, path: string): Promise<Inspec
     return buffer.subarray(0, got);
   };
   const ogg = await isOggVorbisOrOpus(readAt);
+  if (ogg) {
+    const commentBytes = await oggCommentBytes(readAt);
+    if (commentBytes > MAX_TAG_BYTES) throw readTooLarge(path, commentBytes);
+  }
   let meta = await parseFromTokenizer(tokenizer, { ...PARSE_OPTIONS, skipCovers: ogg });
   if (ogg && !(meta.format.duration! > 0)) {
     const duration = await oggDuration(readAt, size);
@@ -132,13 +157,28 @@ async function parseWith(tokenizer: SlabTokenizer, path: string): Promise<Inspec
   if (!(meta.format.duration! > 0) && meta.format.bitrate! > 0 && (meta.format.container ?? '').toLowerCase().startsWith('adts')) {
     meta = { ...meta, format: { ...meta.format, duration: (size * 8) / meta.format.bitrate! } };
   }
-  return describe(meta, size, path, ogg ? await oggPictures(readAt) : undefined);
+  return { ...describe(meta, fileSize, path, ogg ? await oggPictures(readAt) : undefined), overflow };
 }
 
 /** Same as `inspectFile` for bytes already in memory (the safe write parses what it is about to replace). */
 export async function inspectBuffer(data: Uint8Array, path: string, timeoutMs = DEFAULT_READ_TIMEOUT_MS): Promise<Inspection> {
   if (data.byteLength === 0) throw invalid(TAG_ERRORS.EMPTY_FILE, `${path} is empty (0 bytes): there is no audio to read.`, { path });
-  return withTimeout(parseWith(new MemoryTokenizer(data, path), path), timeoutMs, path);
+  return withTimeout(
+    (async () => {
+      // The safe write parses what it replaces and what it wrote: a tag beyond bounds is refused, not cut.
+      const cut = await measureId3v2(data, async (target, position) => copyAt(data, target, position), data.byteLength);
+      if (cut) throw tagTooLarge(path, cut.overflow);
+      return parseWith(new MemoryTokenizer(data, path), path, data.byteLength, null);
+    })(),
+    timeoutMs,
+    path,
+  );
+}
+
+function copyAt(data: Uint8Array, target: Uint8Array, position: number): number {
+  const bytes = data.subarray(position, position + target.length);
+  target.set(bytes);
+  return bytes.length;
 }
 
 async function withTimeout<T>(work: Promise<T>, ms: number, path: string): Promise<T> {
@@ -170,7 +210,7 @@ function parseError(err: unknown, path: string): unknown {
   return Object.assign(e, { cause: err });
 }
 
-export function describe(meta: IAudioMetadata, size: number, path: string, pictures?: IPicture[]): Inspection {
+export function describe(meta: IAudioMetadata, size: number, path: string, pictures?: IPicture[]): Omit<Inspection, 'overflow'> {
   const format = formatOf(meta.format);
   if (!format || !profileOf(format)) {
     throw unsupported(TAG_ERRORS.UNSUPPORTED_FORMAT, `${path} is a ${meta.format.container ?? 'unknown'} file, which Tagsonic does not handle.`, {

@@ -17,6 +17,8 @@ import { changedFields, diffSnapshots, expectedSnapshot, untouchedParts, type No
 import { planWrite, renderEdit } from './write.ts';
 import { audioPayload, sameAudioPayload, type AudioPayload } from './audio-payload.ts';
 import { TAG_ERRORS, fsError, internal, invalid, unsupported } from './errors.ts';
+import { tagTooLarge } from './bounds.ts';
+import { measureId3v2, type RandomRead } from './id3v2-bounds.ts';
 
 /**
  * taglib-wasm edits a file in memory (the WASM heap holds it and its new version, next to our own copies:
@@ -270,6 +272,7 @@ async function readOriginal(target: string, filePath: string, io: StepIo): Promi
       try {
         const st = fstatSync(fd);
         checkOriginal(st, filePath);
+        await checkTagBounds((target, position) => Promise.resolve(readSync(fd, target, 0, target.length, position)), st.size, filePath);
         return { original: readFd(fd, st.size), st };
       } finally {
         closeSync(fd);
@@ -279,6 +282,7 @@ async function readOriginal(target: string, filePath: string, io: StepIo): Promi
     try {
       const st = await fh.stat();
       checkOriginal(st, filePath);
+      await checkTagBounds(async (target, position) => (await fh.read(target, 0, target.length, position)).bytesRead, st.size, filePath);
       // A Buffer is a Uint8Array already; wrapping it in `new Uint8Array()` would copy the whole file.
       const original: Uint8Array = await fh.readFile();
       return { original, st };
@@ -298,6 +302,17 @@ function checkOriginal(st: Stats, filePath: string): void {
       size: st.size,
     });
   }
+}
+
+/**
+ * Refuses a file whose tag is beyond the bounds (bounds.ts) from its frame headers, before the file is
+ * read whole and long before TagLib would load all of it (`inspectBuffer` checks the bytes again).
+ */
+async function checkTagBounds(read: RandomRead, size: number, filePath: string): Promise<void> {
+  const head = new Uint8Array(10);
+  const n = await read(head, 0);
+  const cut = await measureId3v2(head.subarray(0, n), read, size);
+  if (cut) throw tagTooLarge(filePath, cut.overflow);
 }
 
 export function fsErrorOrInternal(err: unknown, filePath: string): unknown {

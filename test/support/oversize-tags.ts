@@ -1,0 +1,120 @@
+/**
+ * Hostile tags for the tag engine's bounds tests: an MP3 whose ID3v2.4 tag is built byte by byte here
+ * (ffmpeg will not write a 30 MB frame or 50,000 copies of one), around a real MPEG stream made by ffmpeg.
+ */
+import { execFile } from 'node:child_process';
+import { open, readFile, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** ID3v2.4 sizes: 7 bits per byte ("syncsafe"), so no byte of a size looks like an MPEG sync. */
+function syncsafe(n: number): Buffer {
+  if (n >= 2 ** 28) throw new Error(`${n} bytes do not fit an ID3v2.4 size`);
+  return Buffer.from([(n >>> 21) & 0x7f, (n >>> 14) & 0x7f, (n >>> 7) & 0x7f, n & 0x7f]);
+}
+
+/** One ID3v2.4 frame: id, syncsafe size, no flags, body. */
+export function id3Frame(id: string, body: Uint8Array): Buffer {
+  return Buffer.concat([Buffer.from(id, 'latin1'), syncsafe(body.length), Buffer.alloc(2), body]);
+}
+
+/** A UTF-8 text frame (TIT2, TPE1…). */
+export const textFrame = (id: string, text: string): Buffer => id3Frame(id, Buffer.concat([Buffer.from([3]), Buffer.from(text, 'utf8')]));
+
+/** A user text frame whose value is `valueBytes` bytes of "x". */
+export const txxxFrame = (description: string, valueBytes: number): Buffer =>
+  id3Frame('TXXX', Buffer.concat([Buffer.from([3]), Buffer.from(description, 'utf8'), Buffer.from([0]), Buffer.alloc(valueBytes, 0x78)]));
+
+/** A front cover (APIC type 3) holding `picture`. */
+export const apicFrame = (mime: string, picture: Uint8Array): Buffer =>
+  id3Frame('APIC', Buffer.concat([Buffer.from([0]), Buffer.from(mime, 'latin1'), Buffer.from([0, 3, 0]), picture]));
+
+/** A JPEG of `bytes` bytes that says it is `width`×`height`: a real SOF0 header, then filler. */
+export function bigJpeg(bytes: number, width = 1000, height = 1000): Buffer {
+  const head = Buffer.from([
+    0xff, 0xd8, // SOI
+    0xff, 0xc0, 0x00, 0x11, 0x08, (height >> 8) & 0xff, height & 0xff, (width >> 8) & 0xff, width & 0xff,
+    0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01, // SOF0, 3 components
+  ]);
+  const out = Buffer.alloc(bytes, 0x55);
+  head.copy(out);
+  out[bytes - 2] = 0xff;
+  out[bytes - 1] = 0xd9; // EOI
+  return out;
+}
+
+/** How the tag header reads: ID3v2.4 without flags unless asked (0x80: the whole tag unsynchronised). */
+export interface TagHeaderOptions {
+  major?: 3 | 4;
+  flags?: number;
+}
+
+const tagHeader = (size: number, options: TagHeaderOptions = {}) =>
+  Buffer.concat([Buffer.from([0x49, 0x44, 0x33, options.major ?? 4, 0, options.flags ?? 0]), syncsafe(size)]);
+
+/** An ID3v2 tag holding `frames` (no padding). */
+export function id3v2Tag(frames: readonly Uint8Array[], options: TagHeaderOptions = {}): Buffer {
+  const size = frames.reduce((n, f) => n + f.length, 0);
+  return Buffer.concat([tagHeader(size, options), ...frames]);
+}
+
+/**
+ * What the hostile files hold:
+ * - `frames`: the tag of issue 10 item 4 — one 30 MB TXXX frame and 50,000 TIT2 frames (a 32 MB file);
+ * - `picture`: one front cover of 24 MB (more than any format's cover can hold) beside a normal title.
+ */
+export type OversizeKind = 'frames' | 'picture';
+
+export function oversizeFrames(kind: OversizeKind): Buffer[] {
+  if (kind === 'picture') return [textFrame('TIT2', 'Big cover'), apicFrame('image/jpeg', bigJpeg(24 * 1024 * 1024))];
+  const frames: Buffer[] = [txxxFrame('JUNK', 30 * 1024 * 1024)];
+  for (let i = 0; i < 50_000; i++) frames.push(textFrame('TIT2', `Title ${i}`));
+  return frames;
+}
+
+/**
+ * Writes `file`: `frames` as an ID3v2.4 tag in front of two seconds of MP3 made by ffmpeg (no tag of its
+ * own). The tag is written frame by frame, so making the file does not hold it twice in memory.
+ */
+export async function writeMp3WithTag(file: string, frames: readonly Uint8Array[], options: TagHeaderOptions = {}): Promise<void> {
+  const audioFile = `${file}.audio.mp3`;
+  await run('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2:sample_rate=44100',
+    '-c:a', 'libmp3lame', '-b:a', '128k', '-write_id3v2', '0', '-write_xing', '0', '-id3v2_version', '0', audioFile,
+  ]);
+  const audio = await readFile(audioFile);
+  await rm(audioFile, { force: true });
+  const size = frames.reduce((n, f) => n + f.length, 0);
+  const fh = await open(file, 'w');
+  try {
+    await fh.write(tagHeader(size, options));
+    for (const frame of frames) await fh.write(frame);
+    await fh.write(audio);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The hostile MP3 of `kind` at `file`. */
+export const makeOversizeTagMp3 = (file: string, kind: OversizeKind): Promise<void> => writeMp3WithTag(file, oversizeFrames(kind));
+
+/**
+ * Writes `file`: two seconds of WAV made by ffmpeg, then an `id3 ` chunk holding `tag` (where ffmpeg and
+ * TagLib put a WAV's ID3 tag), with the RIFF size updated.
+ */
+export async function writeWavWithId3Chunk(file: string, tag: Uint8Array): Promise<void> {
+  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2:sample_rate=44100', '-c:a', 'pcm_s16le', file]);
+  const wav = await readFile(file);
+  const chunk = Buffer.alloc(8);
+  chunk.write('id3 ', 0, 'latin1');
+  chunk.writeUInt32LE(tag.length, 4);
+  const pad = Buffer.alloc(tag.length % 2);
+  wav.writeUInt32LE(wav.length - 8 + chunk.length + tag.length + pad.length, 4);
+  const fh = await open(file, 'w');
+  try {
+    for (const part of [wav, chunk, tag, pad]) await fh.write(part);
+  } finally {
+    await fh.close();
+  }
+}
