@@ -15,6 +15,8 @@ export interface TreeNode {
   full_path: string;
   size: number;
   update_time: string;
+  /** Only on a file the library scan left out (not audio, unreadable): why, by error code. */
+  scan_problem?: { code: string; message: string };
 }
 
 export interface FileListData {

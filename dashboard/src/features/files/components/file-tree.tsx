@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ButtonHTMLAttributes, type MouseEvent as ReactMouseEvent } from 'react';
 import { ControlledTreeEnvironment, Tree, type InteractionManager, type TreeItem, type TreeItemIndex } from 'react-complex-tree';
-import { FontIcon, type IconName } from '../../../components/ui/display.tsx';
+import { FontIcon, Tag, type IconName } from '../../../components/ui/display.tsx';
 import { Menu, MenuDivider, MenuItem, openContextMenu } from '../../../components/ui/menu.tsx';
 import { TREE_BUFFER_ROWS, TREE_INDENT, TREE_ROW_HEIGHT, TREE_WINDOW_CHUNK } from '../../../lib/constants.ts';
-import { useT } from '../../../lib/i18n.ts';
+import { useLang, useT } from '../../../lib/i18n.ts';
+import { serverMessage } from '../../../lib/server-messages.ts';
 import type { ScrapeState, TreeNode } from '../api/types.ts';
 import { updateFolderState } from '../api/update-folder-state.ts';
 import { rememberScroll, scrollTopOf } from '../lib/scroll-memory.ts';
@@ -42,6 +43,7 @@ interface DragState {
  */
 export function FileTree({ onOpenFile }: { onOpenFile: (node: TreeNode) => void }) {
   const t = useT();
+  const lang = useLang((s) => s.lang);
   const rows = useFilesStore((s) => s.rows);
   const path = useFilesStore((s) => s.path);
   const checked = useFilesStore((s) => s.checked);
@@ -284,6 +286,7 @@ export function FileTree({ onOpenFile }: { onOpenFile: (node: TreeNode) => void 
               aria-level={row.depth + 1}
               data-name={n.name}
               data-state={n.state ?? 'null'}
+              data-scan-problem={n.scan_problem?.code}
               onContextMenu={(e) => contextMenu(e, row)}
             >
               <div {...context.itemContainerWithoutChildrenProps} className="ts-tree-row" style={row.depth > 0 ? { paddingLeft: 4 + row.depth * TREE_INDENT } : undefined}>
@@ -311,6 +314,11 @@ export function FileTree({ onOpenFile }: { onOpenFile: (node: TreeNode) => void 
                 <button {...(context.interactiveElementProps as ButtonHTMLAttributes<HTMLButtonElement>)} type="button" className="ts-tree-button" title={n.name}>
                   <FontIcon icon={ICONS[n.icon] ?? 'document'} className={`ts-tree-icon ts-${n.icon}`} />
                   <span className={`ts-tree-title ts-state-${n.state ?? 'null'}`}>{title}</span>
+                  {n.scan_problem ? (
+                    <Tag className="ts-tree-problem" intent="danger" minimal data-code={n.scan_problem.code} title={serverMessage(n.scan_problem.code, n.scan_problem.message, lang)} style={{ flex: 'none', marginLeft: 6 }}>
+                      {t('不是歌曲')}
+                    </Tag>
+                  ) : null}
                 </button>
               </div>
             </li>
