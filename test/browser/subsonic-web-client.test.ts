@@ -4,15 +4,16 @@
  * the stored token, a preflighted ranged fetch whose Content-Range the script can read, and an
  * <audio crossorigin> element that plays stream.view and seeks (Range requests). Before /rest answered
  * CORS the very first fetch failed ("Failed to fetch"). Screenshot: /tmp/shots-subsonic/web-client.png.
+ * Also the admin backend's list of the radio stations a client created (admin-radio.png).
  */
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, startSubsonic, type SubsonicHarness } from '../subsonic-harness.ts';
-import { launchBrowser, newContext } from './harness.ts';
+import { buildDashboard, launchBrowser, makeHome, newContext, startServer, type Home, type Server as TagsonicServer } from './harness.ts';
 
 const SHOTS = '/tmp/shots-subsonic';
 
@@ -127,5 +128,52 @@ describe('a web Subsonic client on another origin', () => {
     expect(played.time).toBeGreaterThan(1);
     await expect.poll(() => page.locator('#status').textContent()).toMatch(/^\d+ albums$/);
     await page.screenshot({ path: `${SHOTS}/web-client.png`, fullPage: true });
+  });
+});
+
+describe('the admin backend lists the radio stations clients manage', () => {
+  const PASSWORD = 'radio-admin-password';
+  const SUBSONIC = 'radio-admin-subsonic';
+  let home: Home;
+  let server: TagsonicServer;
+
+  beforeAll(async () => {
+    await buildDashboard();
+    home = await makeHome(0);
+    process.env.TAGSONIC_SUBSONIC_PASSWORD = SUBSONIC;
+    server = await startServer(home.home, PASSWORD);
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    if (home) await rm(home.home, { recursive: true, force: true });
+  });
+
+  it('shows each station with its stream and home page', async () => {
+    const rest = async (method: string, params: Record<string, string>) => {
+      const q = new URLSearchParams({ u: 'admin', p: SUBSONIC, v: '1.16.1', c: 'radio-test', f: 'json', ...params });
+      return (await (await fetch(`${server.base}/rest/${method}.view?${q}`)).json())['subsonic-response'];
+    };
+    expect((await rest('createInternetRadioStation', { name: '电台 Jazz FM', streamUrl: 'https://jazz.example.org/live.aac', homepageUrl: 'https://jazz.example.org/' })).status).toBe('ok');
+    expect((await rest('createInternetRadioStation', { name: 'Ambient Radio', streamUrl: 'http://ambient.example.org:8000/stream' })).status).toBe('ok');
+
+    const admin = await (await newContext(browser)).newPage();
+    await admin.goto(`${server.base}/`);
+    await admin.waitForURL(/\/login$/);
+    await admin.fill('#ts-username', 'admin');
+    await admin.fill('#ts-password', PASSWORD);
+    await admin.press('#ts-password', 'Enter');
+    await admin.waitForURL(`${server.base}/`);
+    await admin.goto(`${server.base}/admin/`);
+    const section = admin.getByTestId('radio-stations');
+    await section.locator('tr[data-station]').first().waitFor();
+    expect(await section.locator('h3').textContent()).toBe('网络电台');
+    const rows = await section.locator('tr[data-station]').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(rows).toEqual([
+      ['Ambient Radio', 'http://ambient.example.org:8000/stream', '—'],
+      ['电台 Jazz FM', 'https://jazz.example.org/live.aac', 'https://jazz.example.org/'],
+    ]);
+    await section.scrollIntoViewIfNeeded();
+    await admin.screenshot({ path: `${SHOTS}/admin-radio.png` });
   });
 });

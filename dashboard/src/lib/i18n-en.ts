@@ -281,6 +281,13 @@ export const EN: Record<string, string> = {
   密码已重置: 'Password reset',
   'Subsonic 密码已设置': 'Subsonic password set',
   'Subsonic 密码已清除': 'Subsonic password cleared',
+  // Admin backend: internet radio stations
+  网络电台: 'Internet radio',
+  '管理员在 Subsonic 客户端中添加、修改和删除电台；所有用户的客户端都会列出它们。':
+    "Administrators add, change and delete stations from a Subsonic client; every user's client lists them.",
+  '还没有网络电台。': 'No internet radio stations yet.',
+  流地址: 'Stream URL',
+  主页: 'Home page',
   // Client-wide
   '请求异常，请刷新重试': 'Request failed, please refresh and retry',
   '登录失败！': 'Login failed!',

@@ -19,3 +19,14 @@ export interface ApiKey {
   created_at: string;
   last_used_at: string | null;
 }
+
+/** An internet radio station (managed by Subsonic clients; the admin backend lists them). */
+export interface AdminRadioStation {
+  id: string;
+  name: string;
+  stream_url: string;
+  /** '' when the station has no home page. */
+  home_page_url: string;
+  created_at: string;
+  updated_at: string;
+}

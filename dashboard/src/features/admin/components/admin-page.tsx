@@ -14,12 +14,13 @@ import { createUser } from '../api/create-user.ts';
 import { deleteApiKey } from '../api/delete-api-key.ts';
 import { deleteUser } from '../api/delete-user.ts';
 import { listApiKeys } from '../api/list-api-keys.ts';
+import { listRadioStations } from '../api/list-radio-stations.ts';
 import { listUsers } from '../api/list-users.ts';
 import { resetPassword } from '../api/reset-password.ts';
 import { setAdmin } from '../api/set-admin.ts';
 import { setRole } from '../api/set-role.ts';
 import { setSubsonicPassword } from '../api/set-subsonic-password.ts';
-import type { AdminUser, ApiKey } from '../api/types.ts';
+import type { AdminRadioStation, AdminUser, ApiKey } from '../api/types.ts';
 
 type Modal =
   | { kind: 'create' }
@@ -30,7 +31,7 @@ type Modal =
   | { kind: 'delete'; user: AdminUser }
   | null;
 
-/** The admin backend (/admin/): users, their editions and passwords, Subsonic passwords and API keys. */
+/** The admin backend (/admin/): users, their editions and passwords, Subsonic passwords and API keys; the radio stations. */
 export function AdminPage() {
   const t = useT();
   const date = useFormatDateTime();
@@ -140,6 +141,7 @@ export function AdminPage() {
       <Callout icon="info-sign" className="ts-gap-top">
         {t('Subsonic 客户端和顶部搜索使用 Subsonic 密码登录；专辑和艺术家列表需要先为账号设置它。')}
       </Callout>
+      <RadioStations />
       <ActivationHelp />
 
       {modal?.kind === 'create' ? <CreateUserDialog onClose={() => setModal(null)} onDone={done} /> : null}
@@ -159,6 +161,55 @@ export function AdminPage() {
         {modal?.kind === 'delete' ? t('确定删除用户 {name}？', { name: modal.user.username }) : null}
       </Alert>
     </div>
+  );
+}
+
+/** The internet radio stations every Subsonic client shows; administrators manage them from a client. */
+function RadioStations() {
+  const t = useT();
+  const [stations, setStations] = useState<AdminRadioStation[] | null>(null);
+  useEffect(() => void listRadioStations().then(setStations, () => setStations([])), []);
+  return (
+    <section className="ts-gap-top" data-testid="radio-stations">
+      <h3>{t('网络电台')}</h3>
+      <p className="ts-muted">{t('管理员在 Subsonic 客户端中添加、修改和删除电台；所有用户的客户端都会列出它们。')}</p>
+      {stations === null ? (
+        <Spinner />
+      ) : stations.length === 0 ? (
+        <p className="ts-muted">{t('还没有网络电台。')}</p>
+      ) : (
+        <div className="ts-scroll-x">
+          <HTMLTable compact striped className="ts-admin-table">
+            <thead>
+              <tr>
+                <th>{t('名称')}</th>
+                <th>{t('流地址')}</th>
+                <th>{t('主页')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {stations.map((s) => (
+                <tr key={s.id} data-station={s.id}>
+                  <td>{s.name}</td>
+                  <td>
+                    <code className="ts-break">{s.stream_url}</code>
+                  </td>
+                  <td>
+                    {s.home_page_url ? (
+                      <a href={s.home_page_url} target="_blank" rel="noreferrer noopener">
+                        {s.home_page_url}
+                      </a>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        </div>
+      )}
+    </section>
   );
 }
 
