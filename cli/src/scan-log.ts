@@ -44,7 +44,9 @@ export function scanSummary(r: ScanResult): string {
   const changes = [`${r.added} added`, `${r.updated} updated`, `${r.moved} moved`, `${r.removed} removed`, `${r.unchanged} unchanged`];
   let line = `library scan finished in ${seconds(r.durationMs)}: ${r.found} ${r.found === 1 ? 'file' : 'files'} (${changes.join(', ')}), ${r.failed.length} unreadable`;
   if (r.failed.length) {
-    const named = r.failed.slice(0, NAMED_FAILURES).map((f) => (f.message.includes(f.path) ? f.message : `${f.path}: ${f.message}`));
+    const named = r.failed
+      .slice(0, NAMED_FAILURES)
+      .map((f) => (f.message.includes(f.path) ? f.message : `${f.path}: ${f.message}`).replace(/\.$/, ''));
     const more = r.failed.length - named.length;
     line += `: ${named.join('; ')}${more ? `; and ${more} more in the scan task's report` : ''}`;
   }
