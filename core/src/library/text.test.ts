@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fold, indexLetter, matchesTerms, searchFold, searchTerms, sortKey, splitArtists, splitGenres } from './text.ts';
+import { ConverterFactory } from 'opencc-js/core';
+import TS_CHARACTERS from 'opencc-js/dict/TSCharacters';
+import { fold, indexLetter, matchesTerms, searchFold, searchTerms, sortKey, splitArtists, splitGenres, toSimplified } from './text.ts';
 import { albumIdFor, artistIdFor, folderIdFor, idKind } from './ids.ts';
 import { orderKey } from './catalog.ts';
 
@@ -151,6 +153,16 @@ describe('searchFold', () => {
     expect(searchFold('乾隆')).toContain(searchFold('乾'));
     expect(searchFold('ＰＡＰＥＲ Björk')).toBe(fold('ＰＡＰＥＲ Björk'));
     expect(searchFold('ひだまり 여름')).toBe('ひだまり 여름');
+  });
+
+  it('converts exactly as opencc-js does with the same table, for every entry and in mixed text', () => {
+    const opencc = ConverterFactory([TS_CHARACTERS]);
+    const keys = TS_CHARACTERS.split('|').map((e) => e.split(' ')[0]!);
+    expect(keys.length).toBeGreaterThan(3000);
+    for (const k of keys) expect(toSimplified(k), k).toBe(opencc(k));
+    const mixed = keys.map((k, i) => (i % 7 === 0 ? ` ${k}Ab1 ` : k)).join('');
+    expect(toSimplified(mixed)).toBe(opencc(mixed));
+    for (const text of ['周杰倫 feat. 林俊傑', 'Björk ひだまり 여름 😀 許', '𠵾 㗲 許', '', 'plain ascii']) expect(toSimplified(text), text).toBe(opencc(text));
   });
 
   it('gives search terms in the same form as the index', () => {
