@@ -18,8 +18,9 @@ import { buildDashboard, launchBrowser, makeHome, newContext, startServer, type 
 const SHOTS = '/tmp/shots-subsonic';
 
 /**
- * The client page. MD5 is not in WebCrypto, so the page carries the small classic implementation
- * every Subsonic web client bundles; the test checks it against node's before trusting it.
+ * The client page. Like airsonic-refix it sends an empty `p=` beside `t`+`s` (an empty value is no
+ * credential, as Navidrome treats it). MD5 is not in WebCrypto, so the page carries the small classic
+ * implementation every Subsonic web client bundles; the test checks it against node's before trusting it.
  */
 const PAGE = String.raw`<!doctype html>
 <html><head><meta charset="utf-8"><title>Web Subsonic client</title>
@@ -45,7 +46,7 @@ window.md5=md5;
 const api=new URLSearchParams(location.search).get('api');
 const log=(t)=>{document.getElementById('log').textContent+=t+'\n'};
 document.getElementById('origin').textContent='page origin '+location.origin+', server '+api;
-function auth(){const a=JSON.parse(localStorage.getItem('auth')||'null');if(!a)throw new Error('not signed in');return new URLSearchParams({u:a.u,t:a.t,s:a.s,v:'1.16.1',c:'web-client',f:'json'})}
+function auth(){const a=JSON.parse(localStorage.getItem('auth')||'null');if(!a)throw new Error('not signed in');return new URLSearchParams({u:a.u,p:'',t:a.t,s:a.s,v:'1.16.1',c:'web-client',f:'json'})}
 async function call(method,params){const q=auth();for(const [k,v] of Object.entries(params||{}))q.set(k,v);
 const res=await fetch(api+'/rest/'+method+'.view?'+q);const body=(await res.json())['subsonic-response'];
 if(body.status!=='ok')throw new Error(method+': '+body.error.code+' '+body.error.message);return body}
