@@ -118,3 +118,65 @@ export async function writeWavWithId3Chunk(file: string, tag: Uint8Array): Promi
     await fh.close();
   }
 }
+
+/** A FLAC PICTURE block's body: a front cover holding `picture`. */
+export function flacPictureBody(mime: string, picture: Uint8Array): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(3, 0);
+  head.writeUInt32BE(mime.length, 4);
+  const middle = Buffer.alloc(4 + 16 + 4);
+  middle.writeUInt32BE(0, 0); // no description
+  middle.writeUInt32BE(picture.length, 20);
+  return Buffer.concat([head, Buffer.from(mime, 'latin1'), middle, picture]);
+}
+
+/** A FLAC VORBIS_COMMENT block's body holding `comments` ("KEY=value"). */
+export function flacCommentBody(comments: readonly string[]): Buffer {
+  const parts: Buffer[] = [];
+  const u32 = (n: number) => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(n);
+    return b;
+  };
+  const vendor = Buffer.from('test/support', 'utf8');
+  parts.push(u32(vendor.length), vendor, u32(comments.length));
+  for (const c of comments) {
+    const bytes = Buffer.from(c, 'utf8');
+    parts.push(u32(bytes.length), bytes);
+  }
+  return Buffer.concat(parts);
+}
+
+/**
+ * Writes `file`: two seconds of FLAC made by ffmpeg whose metadata blocks, after STREAMINFO, are
+ * replaced by `blocks` (type 4: comments, 6: picture), each at most 16 MiB as the format allows.
+ */
+export async function writeFlacWithBlocks(file: string, blocks: ReadonlyArray<{ type: number; body: Uint8Array }>): Promise<void> {
+  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2:sample_rate=44100', '-c:a', 'flac', file]);
+  const flac = await readFile(file);
+  let pos = 4;
+  let streamInfo: Buffer | null = null;
+  for (;;) {
+    const last = (flac[pos]! & 0x80) !== 0;
+    const length = flac.readUIntBE(pos + 1, 3);
+    if ((flac[pos]! & 0x7f) === 0) streamInfo = flac.subarray(pos + 4, pos + 4 + length);
+    pos += 4 + length;
+    if (last) break;
+  }
+  const all = [{ type: 0, body: streamInfo! }, ...blocks];
+  const fh = await open(file, 'w');
+  try {
+    await fh.write(Buffer.from('fLaC', 'latin1'));
+    for (const [i, block] of all.entries()) {
+      if (block.body.length >= 2 ** 24) throw new Error('a FLAC block holds less than 16 MiB');
+      const header = Buffer.alloc(4);
+      header.writeUIntBE(block.body.length, 1, 3);
+      header[0] = (i === all.length - 1 ? 0x80 : 0) | block.type;
+      await fh.write(header);
+      await fh.write(block.body);
+    }
+    await fh.write(flac.subarray(pos));
+  } finally {
+    await fh.close();
+  }
+}

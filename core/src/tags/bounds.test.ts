@@ -21,11 +21,14 @@ import { fileSha256, makeAudio, openJournal, tempDir } from './test-fixtures.ts'
 import {
   apicFrame,
   bigJpeg,
+  flacCommentBody,
+  flacPictureBody,
   id3v2Tag,
   makeOversizeTagMp3,
   textFrame,
   txxxFrame,
   writeMp3WithTag,
+  writeFlacWithBlocks,
   writeWavWithId3Chunk,
   type OversizeKind,
 } from '../../../test/support/oversize-tags.ts';
@@ -137,6 +140,25 @@ describe('reading a tag beyond bounds', () => {
     expect(result.tags.artwork).toMatchObject({ mime: 'image/jpeg', width: 3000, height: 3000, size: 12 * MiB });
     expect(result.artwork!.data.byteLength).toBe(12 * MiB);
     expect(result.overflow).toBeUndefined();
+  });
+
+  it('leaves out FLAC pictures past the tag bound, and a comment block with too many comments', async () => {
+    const file = path.join(dir, 'pictures.flac');
+    const comments = { type: 4, body: flacCommentBody(['TITLE=Three covers', 'ARTIST=Scanner']) };
+    const picture = (seed: number) => ({ type: 6, body: flacPictureBody('image/jpeg', bigJpeg(10 * MiB, 1000 + seed, 1000)) });
+    await writeFlacWithBlocks(file, [comments, picture(1), picture(2), picture(3)]);
+    const pictures = await readTags(file);
+    expect(pictures.tags.fields.title).toBe('Three covers');
+    expect(pictures.tags.artwork).toMatchObject({ width: 1001, size: 10 * MiB });
+    expect(pictures.overflow).toMatchObject({ frames: 1, largest: { id: 'PICTURE' } });
+    expect(pictures.audio).toMatchObject({ format: 'flac', sampleRate: 44100 });
+    await expectWriteRefused(file, { fields: { title: 'x' } }, 'TAGSONIC_ERR_TAGS_TAG_TOO_LARGE');
+
+    const many = path.join(dir, 'comments.flac');
+    await writeFlacWithBlocks(many, [{ type: 4, body: flacCommentBody(Array.from({ length: MAX_FRAMES + 1 }, (_, i) => `C${i}=x`)) }]);
+    const read = await readTags(many);
+    expect(read.overflow).toMatchObject({ frames: 1, largest: { id: 'VORBIS_COMMENT' } });
+    expect(read.audio.sampleRate).toBe(44100);
   });
 
   it('refuses tags it cannot cut: a WAV id3 chunk and an unsynchronised ID3v2.3 tag of 30 MB', async () => {

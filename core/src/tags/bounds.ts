@@ -63,6 +63,15 @@ export const MAX_TAG_BYTES = 24 * MiB;
  */
 export const MAX_READ_BYTES = 64 * MiB;
 
+/** `overflow` with one more item left out (a new record when there was none). */
+export function leaveOut(overflow: TagOverflow | null, id: string, bytes: number): TagOverflow {
+  const o = overflow ?? { frames: 0, bytes: 0, largest: { id, bytes: 0 } };
+  o.frames++;
+  o.bytes += bytes;
+  if (bytes > o.largest.bytes || o.frames === 1) o.largest = { id, bytes };
+  return o;
+}
+
 const size = (bytes: number) => (bytes >= MiB ? `${(bytes / MiB).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`);
 
 /** Why a tag is beyond the bounds, in words for a person. */

@@ -15,7 +15,7 @@ import { open } from 'node:fs/promises';
 import { AbstractTokenizer, EndOfStreamError, type IGetToken, type IReadChunkOptions } from 'strtok3';
 import { StringType, Uint8ArrayType } from 'token-types';
 import { MAX_READ_BYTES, MAX_TAG_BYTES, readTooLarge } from './bounds.ts';
-import type { Segment } from './id3v2-bounds.ts';
+import type { Segment } from './tag-cuts.ts';
 
 const BLOCK = 64 * 1024;
 const DIRECT = 4 * BLOCK;
@@ -64,7 +64,7 @@ const isSmallToken = (length: number, position: number, size: number): boolean =
   Number.isInteger(length) && length >= 0 && length <= SMALL_TOKEN && Number.isInteger(position) && position >= 0 && position + length <= size;
 
 /**
- * `file` as a parser should see it when parts of its tag are left out (id3v2-bounds.ts): the segments
+ * `file` as a parser should see it when parts of its tag are left out (tag-cuts.ts): the segments
  * one after another, bytes in memory or ranges of the file. Closing it closes the file.
  */
 export function splicedAccess(file: FileAccess, segments: readonly Segment[]): FileAccess {

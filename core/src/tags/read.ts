@@ -23,8 +23,8 @@ import { ALBUM_TYPE_JOINER, MULTI_VALUE_JOINER, NUMERIC_FIELDS, TAG_MAPPING, par
 import { artworkInfo } from './image-info.ts';
 import { TAG_ERRORS, TagsonicError, fsError, invalid, unsupported } from './errors.ts';
 import { BlockFileTokenizer, MemoryTokenizer, NotRegularFile, openAsync, openForReader, splicedAccess, type FileAccess, type SlabTokenizer } from './file-tokenizer.ts';
-import { measureId3v2 } from './id3v2-bounds.ts';
-import { MAX_TAG_BYTES, readTooLarge, tagTooLarge } from './bounds.ts';
+import { measureTag } from './tag-cuts.ts';
+import { MAX_FRAMES, MAX_PICTURE_BYTES, MAX_TAG_BYTES, leaveOut, readTooLarge, tagTooLarge } from './bounds.ts';
 import { oggDuration } from './ogg-duration.ts';
 import { isOggVorbisOrOpus, oggCommentBytes, oggPictures, type ReadAt } from './ogg-pictures.ts';
 
@@ -111,10 +111,10 @@ export async function inspectFile(path: string, timeoutMs = DEFAULT_READ_TIMEOUT
         const head = new Uint8Array(10);
         const n = await tokenizer.peekBuffer(head, { position: 0, length: head.length, mayBeLess: true });
         const read = (target: Uint8Array, position: number) => tokenizer.peekBuffer(target, { position, length: target.length, mayBeLess: true });
-        const cut = await measureId3v2(head.subarray(0, n), read, file.size);
+        const cut = await measureTag(head.subarray(0, n), read, file.size);
         if (!cut) return parseWith(tokenizer, path, file.size, null);
         if (!cut.segments) throw readTooLarge(path, cut.tagBytes);
-        // The same file without the frames beyond bounds: the parser never reads them.
+        // The same file without what is beyond bounds: the parser never reads it.
         tokenizer.releaseBlocks();
         tokenizer = new BlockFileTokenizer(splicedAccess(file, cut.segments), path);
         return parseWith(tokenizer, path, file.size, cut.overflow);
@@ -157,7 +157,7 @@ async function parseWith(tokenizer: SlabTokenizer, path: string, fileSize: numbe
   if (!(meta.format.duration! > 0) && meta.format.bitrate! > 0 && (meta.format.container ?? '').toLowerCase().startsWith('adts')) {
     meta = { ...meta, format: { ...meta.format, duration: (size * 8) / meta.format.bitrate! } };
   }
-  return { ...describe(meta, fileSize, path, ogg ? await oggPictures(readAt) : undefined), overflow };
+  return describe(meta, fileSize, path, ogg ? await oggPictures(readAt) : undefined, overflow);
 }
 
 /** Same as `inspectFile` for bytes already in memory (the safe write parses what it is about to replace). */
@@ -166,9 +166,11 @@ export async function inspectBuffer(data: Uint8Array, path: string, timeoutMs = 
   return withTimeout(
     (async () => {
       // The safe write parses what it replaces and what it wrote: a tag beyond bounds is refused, not cut.
-      const cut = await measureId3v2(data, async (target, position) => copyAt(data, target, position), data.byteLength);
+      const cut = await measureTag(data, async (target, position) => copyAt(data, target, position), data.byteLength);
       if (cut) throw tagTooLarge(path, cut.overflow);
-      return parseWith(new MemoryTokenizer(data, path), path, data.byteLength, null);
+      const inspection = await parseWith(new MemoryTokenizer(data, path), path, data.byteLength, null);
+      if (inspection.overflow) throw tagTooLarge(path, inspection.overflow);
+      return inspection;
     })(),
     timeoutMs,
     path,
@@ -210,7 +212,12 @@ function parseError(err: unknown, path: string): unknown {
   return Object.assign(e, { cause: err });
 }
 
-export function describe(meta: IAudioMetadata, size: number, path: string, pictures?: IPicture[]): Omit<Inspection, 'overflow'> {
+/**
+ * The inspection of a parse. What is beyond the bounds whatever the format — a picture bigger than a
+ * cover may be, frames after the first `MAX_FRAMES` — is left out here and added to `overflow` (what
+ * was cut before the parse).
+ */
+export function describe(meta: IAudioMetadata, size: number, path: string, pictures?: IPicture[], cut: TagOverflow | null = null): Inspection {
   const format = formatOf(meta.format);
   if (!format || !profileOf(format)) {
     throw unsupported(TAG_ERRORS.UNSUPPORTED_FORMAT, `${path} is a ${meta.format.container ?? 'unknown'} file, which Tagsonic does not handle.`, {
@@ -223,9 +230,15 @@ export function describe(meta: IAudioMetadata, size: number, path: string, pictu
   if (!meta.format.sampleRate || !meta.format.numberOfChannels) {
     throw invalid(TAG_ERRORS.UNREADABLE, `${path} has no readable audio stream; it may be corrupt or not audio at all.`, { path });
   }
-  const natives = indexNative(meta.native);
+  let overflow = cut && { ...cut, largest: { ...cut.largest } };
+  const natives = indexNative(meta.native, (id, bytes) => (overflow = leaveOut(overflow, id, bytes)));
   const family = profileOf(format)!.readFamilies.find((f) => natives.has(f)) ?? null;
-  const picture = selectCover(pictures ?? meta.common.picture) ?? null;
+  const covers = (pictures ?? meta.common.picture ?? []).filter((p) => {
+    if (p.data.byteLength <= MAX_PICTURE_BYTES) return true;
+    overflow = leaveOut(overflow, 'picture', p.data.byteLength);
+    return false;
+  });
+  const picture = selectCover(covers) ?? null;
   const legacyId3 = family === 'id3v2' && Object.keys(meta.native).some((t) => t === 'ID3v2.3' || t === 'ID3v2.2');
   const tags = snapshotFrom(family ? natives.get(family)! : new Map(), family, picture, legacyId3);
   const fmt = meta.format;
@@ -240,7 +253,7 @@ export function describe(meta: IAudioMetadata, size: number, path: string, pictu
     size,
     lossless: isLossless(fmt),
   };
-  return { format, tags, audio, family, picture, legacyId3 };
+  return { format, tags, audio, family, picture, legacyId3, overflow };
 }
 
 type NativeIndex = Map<string, ITag['value'][]>;
@@ -251,7 +264,8 @@ type NativeIndex = Map<string, ITag['value'][]>;
  */
 const nativeKey = (family: TagFamily, id: string): string => (family === 'asf' ? id : id.toUpperCase());
 
-function indexNative(native: IAudioMetadata['native']): Map<TagFamily, NativeIndex> {
+/** The native tags by family; past `MAX_FRAMES` in one family they are left out (`leftOut`). */
+function indexNative(native: IAudioMetadata['native'], leftOut: (id: string, bytes: number) => void): Map<TagFamily, NativeIndex> {
   const out = new Map<TagFamily, NativeIndex>();
   for (const [tagType, tags] of Object.entries(native)) {
     const family = familyOfNativeType(tagType);
@@ -259,12 +273,13 @@ function indexNative(native: IAudioMetadata['native']): Map<TagFamily, NativeInd
     // A second tag of the same family (e.g. two ID3v2 tags) never overrides the first.
     if (out.has(family)) continue;
     const index: NativeIndex = new Map();
-    for (const tag of tags) {
+    for (const tag of tags.length > MAX_FRAMES ? tags.slice(0, MAX_FRAMES) : tags) {
       const key = nativeKey(family, tag.id);
       const list = index.get(key);
       if (list) list.push(tag.value);
       else index.set(key, [tag.value]);
     }
+    for (let i = MAX_FRAMES; i < tags.length; i++) leftOut(tags[i]!.id, typeof tags[i]!.value === 'string' ? Buffer.byteLength(tags[i]!.value as string) : 0);
     out.set(family, index);
   }
   return out;

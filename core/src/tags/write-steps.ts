@@ -18,7 +18,7 @@ import { planWrite, renderEdit } from './write.ts';
 import { audioPayload, sameAudioPayload, type AudioPayload } from './audio-payload.ts';
 import { TAG_ERRORS, fsError, internal, invalid, unsupported } from './errors.ts';
 import { tagTooLarge } from './bounds.ts';
-import { measureId3v2, type RandomRead } from './id3v2-bounds.ts';
+import { measureTag, type RandomRead } from './tag-cuts.ts';
 
 /**
  * taglib-wasm edits a file in memory (the WASM heap holds it and its new version, next to our own copies:
@@ -311,7 +311,7 @@ function checkOriginal(st: Stats, filePath: string): void {
 async function checkTagBounds(read: RandomRead, size: number, filePath: string): Promise<void> {
   const head = new Uint8Array(10);
   const n = await read(head, 0);
-  const cut = await measureId3v2(head.subarray(0, n), read, size);
+  const cut = await measureTag(head.subarray(0, n), read, size);
   if (cut) throw tagTooLarge(filePath, cut.overflow);
 }
 

@@ -1,0 +1,171 @@
+/**
+ * A file's leading tag — an ID3v2 tag (MP3, AAC, anything ID3-prefixed) or FLAC's metadata blocks —
+ * measured against the bounds of bounds.ts from its headers alone, before music-metadata reads it.
+ * When parts are beyond the bounds, the result says which (`overflow`) and how to present the file
+ * without them (`segments`: new headers in memory, then byte ranges of the file), so a read
+ * materialises only what is within bounds and never touches the rest.
+ */
+import { MAX_FRAMES, MAX_FRAME_BYTES, MAX_PICTURE_BYTES, MAX_TAG_BYTES, leaveOut, type TagOverflow } from './bounds.ts';
+
+/** Fills `target` from `position`; returns the bytes read (fewer only at the end of the file). */
+export type RandomRead = (target: Uint8Array, position: number) => Promise<number>;
+
+/** A piece of the file as the parser should see it: bytes in memory, or a range of the real file. */
+export type Segment = { bytes: Uint8Array } | { position: number; length: number };
+
+export interface TagCut {
+  overflow: TagOverflow;
+  /** How to present the file without what is beyond bounds; `null` when the tag cannot be cut (see `cuttable`). */
+  segments: Segment[] | null;
+  /** The tag's size, headers included. */
+  tagBytes: number;
+}
+
+const HEADER = 10;
+/** Covers: APIC (ID3v2.3/2.4) and PIC (ID3v2.2). */
+const PICTURE_FRAMES = new Set(['APIC', 'PIC']);
+const WINDOW = 64 * 1024;
+
+/** The size in an ID3v2 tag header, read exactly as music-metadata reads it (ID3v2Token.UINT32SYNCSAFE). */
+const syncsafe = (b: Uint8Array, at: number) => ((b[at + 3]! & 0x7f) | (b[at + 2]! << 7) | (b[at + 1]! << 14) | (b[at]! << 21)) >>> 0;
+const uint24 = (b: Uint8Array, at: number) => (b[at]! << 16) | (b[at + 1]! << 8) | b[at + 2]!;
+const uint32 = (b: Uint8Array, at: number) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+
+/** What of the file's leading tag is beyond the bounds, or `null` when nothing is. `head`: at least the file's first 10 bytes. */
+export async function measureTag(head: Uint8Array, read: RandomRead, fileSize: number): Promise<TagCut | null> {
+  return (await measureId3v2(head, read, fileSize)) ?? (await measureFlac(head, read, fileSize));
+}
+
+/**
+ * The frames of the leading ID3v2 tag beyond the bounds. Only tags big enough to hold something beyond
+ * them are walked; for the others the header is all this reads.
+ */
+async function measureId3v2(head: Uint8Array, read: RandomRead, fileSize: number): Promise<TagCut | null> {
+  if (head.length < HEADER || head[0] !== 0x49 || head[1] !== 0x44 || head[2] !== 0x33) return null;
+  const major = head[3]!;
+  if (major < 2 || major > 4) return null;
+  const flags = head[5]!;
+  const size = Math.min(syncsafe(head, 6), fileSize - HEADER);
+  const frameHeader = major === 2 ? 6 : 10;
+  // Smaller tags cannot hold too many frames, a frame too big, or be too big.
+  if (size < Math.min(MAX_FRAMES * frameHeader, MAX_FRAME_BYTES, MAX_TAG_BYTES)) return null;
+  const tagBytes = HEADER + size;
+  // Whole-tag unsynchronisation before ID3v2.4 puts bytes inside frame headers; extended headers and
+  // footers change where frames start and end. Such tags are rare: they are read whole or not at all.
+  const cuttable = !((major < 4 && flags & 0x80) || (major >= 3 && flags & 0x40) || (major === 4 && flags & 0x10));
+  if (!cuttable) {
+    return size > MAX_TAG_BYTES - HEADER ? { overflow: { frames: 1, bytes: tagBytes, largest: { id: 'ID3v2', bytes: tagBytes } }, segments: null, tagBytes } : null;
+  }
+
+  const window = windowed(read);
+  const kept: { position: number; length: number }[] = [];
+  let keptBytes = 0;
+  let keptFrames = 0;
+  let overflow: TagOverflow | null = null;
+  let pos = HEADER;
+  while (pos + frameHeader <= tagBytes) {
+    const h = await window(pos, frameHeader);
+    if (h.length < frameHeader || h[0] === 0) break; // the end of the file, or padding
+    const id = String.fromCharCode(...h.subarray(0, major === 2 ? 3 : 4));
+    const length = major === 2 ? uint24(h, 3) : major === 3 ? uint32(h, 4) : syncsafe(h, 4);
+    // music-metadata cuts a frame that claims more than the tag holds at the tag's end.
+    const end = Math.min(pos + frameHeader + length, tagBytes);
+    const bytes = end - pos;
+    const limit = PICTURE_FRAMES.has(id) ? MAX_PICTURE_BYTES : MAX_FRAME_BYTES;
+    if (length > limit || keptFrames >= MAX_FRAMES || HEADER + keptBytes + bytes > MAX_TAG_BYTES) {
+      overflow = leaveOut(overflow, id, bytes);
+    } else {
+      const last = kept.at(-1);
+      if (last && last.position + last.length === pos) last.length += bytes;
+      else kept.push({ position: pos, length: bytes });
+      keptBytes += bytes;
+      keptFrames++;
+    }
+    pos = end;
+  }
+  // Padding (or whatever follows the last frame) is dropped too; beyond the tag bound it counts as left out.
+  if (tagBytes - pos > 0 && HEADER + keptBytes + (tagBytes - pos) > MAX_TAG_BYTES) overflow = leaveOut(overflow, 'padding', tagBytes - pos);
+  if (!overflow) return null;
+
+  const header = new Uint8Array(HEADER);
+  header.set(head.subarray(0, 6));
+  header.set([(keptBytes >>> 21) & 0x7f, (keptBytes >>> 14) & 0x7f, (keptBytes >>> 7) & 0x7f, keptBytes & 0x7f], 6);
+  const segments: Segment[] = [{ bytes: header }, ...kept];
+  if (fileSize > tagBytes) segments.push({ position: tagBytes, length: fileSize - tagBytes });
+  return { overflow, segments, tagBytes };
+}
+
+const FLAC_COMMENT = 4;
+const FLAC_PICTURE = 6;
+
+/**
+ * FLAC's metadata blocks beyond the bounds: a picture block bigger than a cover may be, a comment block
+ * with more than `MAX_FRAMES` comments (music-metadata makes an object of each), and comment and picture
+ * blocks past `MAX_FRAMES` of them or past `MAX_TAG_BYTES` in all (each block may hold 16 MiB, a file any
+ * number of them). Other blocks are kept: the parser skips them or reads a few bytes.
+ */
+async function measureFlac(head: Uint8Array, read: RandomRead, fileSize: number): Promise<TagCut | null> {
+  if (head.length < 4 || head[0] !== 0x66 || head[1] !== 0x4c || head[2] !== 0x61 || head[3] !== 0x43) return null;
+  const h = new Uint8Array(4);
+  const kept: { position: number; length: number; type: number }[] = [];
+  let keptBytes = 0;
+  let keptItems = 0;
+  let overflow: TagOverflow | null = null;
+  let pos = 4;
+  for (;;) {
+    if ((await read(h, pos)) < 4) break; // cut short: the parser says so
+    const last = (h[0]! & 0x80) !== 0;
+    const type = h[0]! & 0x7f;
+    const bytes = 4 + uint24(h, 1);
+    let keep = true;
+    if (type === FLAC_COMMENT || type === FLAC_PICTURE) {
+      const name = type === FLAC_PICTURE ? 'PICTURE' : 'VORBIS_COMMENT';
+      keep =
+        keptItems < MAX_FRAMES &&
+        keptBytes + bytes <= MAX_TAG_BYTES &&
+        (type === FLAC_PICTURE ? bytes - 4 <= MAX_PICTURE_BYTES : (await flacComments(read, pos + 4)) <= MAX_FRAMES);
+      if (keep) {
+        keptBytes += bytes;
+        keptItems++;
+      } else overflow = leaveOut(overflow, name, bytes);
+    }
+    if (keep) kept.push({ position: pos, length: bytes, type });
+    pos += bytes;
+    if (last || pos >= fileSize) break;
+  }
+  if (!overflow) return null;
+  const segments: Segment[] = [{ bytes: head.slice(0, 4) }];
+  kept.forEach((block, i) => {
+    // The last block kept carries the "last metadata block" flag, whichever block had it before.
+    const length = block.length - 4;
+    const header = Uint8Array.of((i === kept.length - 1 ? 0x80 : 0) | block.type, (length >>> 16) & 0xff, (length >>> 8) & 0xff, length & 0xff);
+    segments.push({ bytes: header });
+    if (length > 0) segments.push({ position: block.position + 4, length });
+  });
+  if (fileSize > pos) segments.push({ position: pos, length: fileSize - pos });
+  return { overflow, segments, tagBytes: pos };
+}
+
+/** How many comments a FLAC comment block at `position` says it holds (after the vendor string). */
+async function flacComments(read: RandomRead, position: number): Promise<number> {
+  const b = new Uint8Array(4);
+  if ((await read(b, position)) < 4) return 0;
+  const vendor = (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
+  if ((await read(b, position + 4 + vendor)) < 4) return 0;
+  return (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
+}
+
+/** Reads through a 64 KiB window: the headers of small frames are close together, big frames are skipped. */
+function windowed(read: RandomRead): (position: number, length: number) => Promise<Uint8Array> {
+  const buffer = new Uint8Array(WINDOW);
+  let start = 0;
+  let filled = 0;
+  return async (position, length) => {
+    if (position < start || position + length > start + filled) {
+      start = position;
+      filled = await read(buffer, position);
+    }
+    const from = position - start;
+    return buffer.subarray(from, Math.min(from + length, filled));
+  };
+}
