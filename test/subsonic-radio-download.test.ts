@@ -4,7 +4,7 @@
  * album, artist or playlist as a streamed zip of the original files.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { albumsPlan, contentDisposition, safePart } from '../gateway/src/subsonic/media-zip.ts';
 import { call, login } from './api-harness.ts';
-import { ADMIN, asAlice, both, fails, ok, rest, startSubsonic, type SubsonicHarness } from './subsonic-harness.ts';
+import { ADMIN, asAlice, both, fails, ok, query, rest, startSubsonic, type SubsonicHarness } from './subsonic-harness.ts';
 
 const run = promisify(execFile);
 
@@ -20,7 +20,7 @@ let h: SubsonicHarness;
 let scratch: string;
 
 beforeAll(async () => {
-  h = await startSubsonic();
+  h = await startSubsonic({ listen: true });
   scratch = await mkdtemp(path.join(tmpdir(), 'tagsonic-zip-'));
 }, 120_000);
 
@@ -231,5 +231,31 @@ describe('download of albums, artists and playlists', () => {
     expect((await fails(h.app, 'download', { id: 'al-00000000000000000000' }, 70)).message).toMatch(/No album/);
     const folder = (await ok(h.app, 'getMusicDirectory', { id: '1' })).directory.child.find((c: { isDir: boolean }) => c.isDir);
     expect((await fails(h.app, 'download', { id: folder.id }, 0)).message).toMatch(/Only songs, albums, artists and playlists/);
+  });
+
+  it('closes the file of a download the client abandons mid-way', async () => {
+    const albums = (await ok(h.app, 'getAlbumList2', { type: 'alphabeticalByName', size: 500 })).albumList2.album;
+    const album = albums.find((a: { songCount: number }) => a.songCount >= 2);
+    const [first] = (await ok(h.app, 'getAlbum', { id: album.id })).album.song;
+    // Make the first file large enough that the zip cannot sit whole in the socket buffers.
+    const file = await h.rt.library.queries.songPath(first.id);
+    await appendFile(file, Buffer.alloc(64 * 1024 * 1024));
+    const openMedia = async () => {
+      let n = 0;
+      for (const fd of await readdir('/proc/self/fd')) {
+        const target = await readlink(`/proc/self/fd/${fd}`).catch(() => '');
+        if (target.startsWith(h.rt.config.mediaDir)) n++;
+      }
+      return n;
+    };
+    const abort = new AbortController();
+    const res = await fetch(`${h.url}/rest/download.view?${query({ id: album.id })}`, { signal: abort.signal });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    await reader.read();
+    expect(await openMedia()).toBe(1);
+    abort.abort();
+    await expect.poll(openMedia).toBe(0);
+    await ok(h.app, 'ping');
   });
 });
