@@ -1,5 +1,5 @@
 /**
- * Import rules from shared/ARCHITECTURE.md ("Packages and direction of imports"), checked by `./run test`.
+ * Import rules (docs/architecture.md, "Packages"), checked by `./run test`.
  * sdk ← core ← {workers, gateway} ← cli (composition root); plugins/examples → sdk only;
  * dashboard → gateway *types* only; no cycles anywhere.
  */
