@@ -217,11 +217,11 @@ describe('dashboard in chromium', { timeout: 120_000 }, () => {
     expect(await row(artist).locator('.ts-tree-title').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(229, 72, 77)');
     await screenshot(page, '04-library-states');
 
-    await page.getByPlaceholder('过滤：名称或 state:failed').fill('state:failed');
+    await page.getByPlaceholder('名称或 state:failed').fill('state:failed');
     await expect.poll(() => page.locator('[data-testid="file-tree"] li[data-name]').count()).toBe(1);
     expect(await page.locator('[data-testid="file-tree"] li[data-name]').first().getAttribute('data-name')).toBe(artist);
     await screenshot(page, '05-filter-state-failed');
-    await page.getByPlaceholder('过滤：名称或 state:failed').fill('');
+    await page.getByPlaceholder('名称或 state:failed').fill('');
     await expect.poll(() => page.locator('[data-testid="file-tree"] li[data-name]').count()).toBeGreaterThan(3);
 
     await openFolder(artist);

@@ -92,6 +92,8 @@ export const EN: Record<string, string> = {
   '激活成功！': 'Activated!',
   // Files
   文件树: 'File tree',
+  // A file the library scan left out (random bytes, a cut-off FLAC…): its mark in the file tree
+  不是歌曲: 'Not a song',
   编辑区: 'Edit area',
   资源区: 'Resource area',
   上一级: 'Up one level',
@@ -99,7 +101,7 @@ export const EN: Record<string, string> = {
   刷新: 'Refresh',
   过滤: 'Filter',
   过滤选项: 'Filter options',
-  '过滤：名称或 state:failed': 'Filter: name or state:failed',
+  '名称或 state:failed': 'Name, state:failed',
   清除过滤: 'Clear the filter',
   排序: 'Sort',
   名称: 'Name',
@@ -127,6 +129,7 @@ export const EN: Record<string, string> = {
   已勾选: 'Ticked',
   '已勾选 {files} 个文件，{folders} 个文件夹。': '{files} files and {folders} folders ticked.',
   '…以及另外 {n} 项': '… and {n} more',
+  '（另有 {n} 个系统文件，不计入）': '({n} system files such as desktop.ini not counted)',
   '右侧表格列出所勾选内容的标签。批量修改、自动刮削等批量操作侧栏将在后续版本提供。':
     'The table lists the tags of what is ticked. The batch side bar (batch edit, auto scrape…) comes in a later version.',
   '标记成功！': 'Marked!',
@@ -143,6 +146,10 @@ export const EN: Record<string, string> = {
   详情: 'Details',
   调整文件树宽度: 'Resize the file tree',
   // Table
+  // Tag fields that hold one value: singular, where the same word in the navigation is plural
+  '艺术家|字段': 'Artist',
+  '专辑|字段': 'Album',
+  '流派|字段': 'Genre',
   封面: 'Cover',
   文件名: 'File name',
   标题: 'Title',
@@ -163,6 +170,8 @@ export const EN: Record<string, string> = {
   状态: 'State',
   '读取标签中…': 'Reading tags…',
   '{n} 个文件': '{n} files',
+  '只显示前 {n} 个文件（上限 {limit}），还有更多未列出。': 'Only the first {n} files are shown (limit {limit}); there are more.',
+  '显示更多（上限 {n}）': 'Show more (up to {n})',
   '已选 {n} 行': '{n} rows selected',
   行高: 'Row height',
   列: 'Columns',

@@ -33,4 +33,13 @@ describe('i18n', () => {
     expect(translate('已勾选 {n}', { n: 3 }, 'en')).toBe('3 ticked');
     expect(translate('没有这条', undefined, 'en')).toBe('没有这条');
   });
+
+  it('labels single-value tag fields in the singular, the navigation in the plural', () => {
+    expect(translate('艺术家|字段', undefined, 'zh-CN')).toBe('艺术家');
+    expect(translate('艺术家|字段', undefined, 'en')).toBe('Artist');
+    expect(translate('专辑|字段', undefined, 'en')).toBe('Album');
+    expect(translate('流派|字段', undefined, 'en')).toBe('Genre');
+    expect(translate('艺术家', undefined, 'en')).toBe('Artists');
+    expect(translate('没有英文|上下文', undefined, 'en')).toBe('没有英文');
+  });
 });

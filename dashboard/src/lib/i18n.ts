@@ -22,9 +22,15 @@ export const useLang = create<LangState>((set) => ({
   },
 }));
 
-/** `{name}` placeholders are filled from params. */
+/**
+ * `{name}` placeholders are filled from params. A key may name its context after a `|`
+ * (`艺术家|字段`): one Chinese word can need two English ones (the Artists page, the Artist field);
+ * Chinese shows the part before the `|`.
+ */
 export function translate(zh: string, params?: Record<string, string | number>, lang: Lang = useLang.getState().lang): string {
-  let text = lang === 'en' ? (EN[zh] ?? zh) : zh;
+  const bar = zh.indexOf('|');
+  const chinese = bar < 0 ? zh : zh.slice(0, bar);
+  let text = lang === 'en' ? (EN[zh] ?? chinese) : chinese;
   if (params) for (const [k, v] of Object.entries(params)) text = text.replaceAll(`{${k}}`, String(v));
   return text;
 }

@@ -80,6 +80,7 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_MEDIA_NO_ROOT: { zh: '媒体目录不存在', en: 'No such media folder.' },
   TAGSONIC_ERR_MEDIA_FILE_GONE: { zh: '文件已不存在，请重新扫描音乐库', en: 'The file is gone; rescan the library.' },
   TAGSONIC_ERR_MEDIA_COVER_TOO_LARGE: { zh: '封面图片超过 64 MB', en: 'The cover picture is larger than 64 MB.' },
+  TAGSONIC_ERR_MEDIA_DOWNLOAD_EMPTY: { zh: '没有可下载的歌曲', en: 'Nothing to download: it holds no songs.' },
   TAGSONIC_ERR_MEDIA_DOWNLOAD_KIND: { zh: '无法下载此项目', en: 'This item cannot be downloaded.' },
   // Files and folders
   TAGSONIC_ERR_FILES_BAD_PATH: { zh: '路径无效', en: 'The path is not valid.' },
@@ -119,6 +120,7 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_TAGS_TRUNCATED: { zh: '文件不完整（可能已截断）', en: 'The file is incomplete (it may be truncated).' },
   TAGSONIC_ERR_TAGS_FILE_TOO_LARGE: { zh: '文件太大，无法编辑标签', en: 'The file is too large to edit its tags.' },
   TAGSONIC_ERR_TAGS_TAG_TOO_LARGE: { zh: '文件的标签超出大小限制（封面、单个字段、帧数量或标签总大小），文件可能已损坏', en: "The file's tags are beyond the size limits (cover, a single field, frame count or total size); the file may be malformed." },
+  TAGSONIC_ERR_TAGS_EDIT_TOO_LARGE: { zh: '修改内容太大（字段文字、名字数量或封面超出限制）', en: 'The change is too large (field text, number of names or cover beyond the limits).' },
   TAGSONIC_ERR_TAGS_INVALID_VALUE: { zh: '标签值无效', en: 'A tag value is not valid.' },
   TAGSONIC_ERR_TAGS_FIELD_UNSUPPORTED: { zh: '此文件格式不支持该字段', en: 'This file format does not support that field.' },
   TAGSONIC_ERR_TAGS_ARTWORK_INVALID: { zh: '封面图片无效', en: 'The cover picture is not valid.' },

@@ -23,5 +23,6 @@ export function NoticeToaster() {
     );
     return () => setNoticeSink(undefined);
   }, []);
-  return <OverlayToaster ref={ref} position={Position.TOP} maxToasts={5} usePortal />;
+  // ts-toaster starts below the header (app.css), so notices never cover the tabs.
+  return <OverlayToaster ref={ref} className="ts-toaster" position={Position.TOP} maxToasts={5} usePortal />;
 }

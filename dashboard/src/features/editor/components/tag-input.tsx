@@ -21,7 +21,9 @@ interface TagInputProps {
 export function TagInput({ id, value, onChange, choices, choicesTitle, placeholder, intent, inputMode }: TagInputProps) {
   const t = useT();
   const [focused, setFocused] = useState(false);
-  const suggestions = focused ? variableSuggestions(value) : null;
+  // Escape closes the suggestions for the value as typed; typing on (a new value) offers them again.
+  const [dismissedFor, setDismissedFor] = useState<string | null>(null);
+  const suggestions = focused && dismissedFor !== value ? variableSuggestions(value) : null;
 
   const choiceMenu =
     choices && choices.length > 0 ? (
@@ -68,6 +70,13 @@ export function TagInput({ id, value, onChange, choices, choicesTitle, placehold
         onValueChange={onChange}
         onFocus={() => setFocused(true)}
         onBlur={() => setFocused(false)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && suggestions !== null) {
+            e.preventDefault();
+            e.stopPropagation();
+            setDismissedFor(value);
+          }
+        }}
         placeholder={placeholder}
         intent={intent}
         inputMode={inputMode}

@@ -4,6 +4,7 @@ import { Callout, Section, SectionCard } from '../../../components/ui/display.ts
 import { useT } from '../../../lib/i18n.ts';
 import type { ScrapeState } from '../api/types.ts';
 import { updateFolderState } from '../api/update-folder-state.ts';
+import { isSystemFile } from '../lib/system-files.ts';
 import { checkedTopLevel, useFilesStore } from '../stores/files-store.ts';
 
 /** The edit area while entries are checked: what is checked, and marking their scrape state. */
@@ -12,7 +13,10 @@ export function CheckedPanel() {
   const nodes = useFilesStore((s) => s.nodes);
   const checked = useFilesStore((s) => s.checked);
   const [busy, setBusy] = useState(false);
-  const top = checkedTopLevel({ nodes, checked });
+  const ticked = checkedTopLevel({ nodes, checked });
+  // desktop.ini, Thumbs.db and the like are not the user's files: not counted, listed or marked.
+  const top = ticked.filter((n) => n.is_dir || !isSystemFile(n.name));
+  const systemFiles = ticked.length - top.length;
   const folders = top.filter((n) => n.is_dir).length;
 
   async function mark(state: ScrapeState) {
@@ -36,6 +40,7 @@ export function CheckedPanel() {
       <SectionCard>
         <p>
           {t('已勾选 {files} 个文件，{folders} 个文件夹。', { files: top.length - folders, folders })}
+          {systemFiles > 0 ? <span className="ts-muted"> {t('（另有 {n} 个系统文件，不计入）', { n: systemFiles })}</span> : null}
         </p>
         <ul className="ts-checked-list">
           {top.slice(0, 12).map((n) => (

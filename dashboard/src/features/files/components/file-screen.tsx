@@ -134,7 +134,11 @@ export function FileScreen({ detail, renderEditor, rightPanel }: FileScreenProps
   }
 
   return (
-    <div className="ts-files" style={{ gridTemplateColumns: `${treeWidth}px 6px minmax(340px, 460px) minmax(0, 1fr)`, ['--ts-tree-w' as string]: `${treeWidth}px` }}>
+    // The checked card needs less room than the editor: the table beside it gets the rest.
+    <div
+      className="ts-files"
+      style={{ gridTemplateColumns: `${treeWidth}px 6px ${checkedNodes.length > 0 ? 'minmax(300px, 340px)' : 'minmax(340px, 460px)'} minmax(0, 1fr)`, ['--ts-tree-w' as string]: `${treeWidth}px` }}
+    >
       <aside className="ts-tree-panel" aria-label={t('文件树')}>
         <TreeToolbar />
         <FileTree onOpenFile={openFile} />

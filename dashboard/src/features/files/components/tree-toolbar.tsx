@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { InputGroup } from '../../../components/ui/form.tsx';
 import { Menu, MenuDivider, MenuItem, Popover } from '../../../components/ui/menu.tsx';
@@ -20,8 +20,27 @@ export function TreeToolbar() {
   const { load, setSort, setSearchWord } = useFilesStore.getState();
   const [pathText, setPathText] = useState(path);
   const [filter, setFilter] = useState(searchWord);
+  const pathInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => setPathText(path), [path]);
+  // A narrow tree shows the end of the path (the folder you are in), not its start; focus shows it all.
+  // The text's width changes when the box resizes or a web font arrives, so those scroll it again.
+  const pathToEnd = useCallback(() => {
+    const input = pathInput.current;
+    if (input && document.activeElement !== input) input.scrollLeft = input.scrollWidth;
+  }, []);
+  useLayoutEffect(pathToEnd);
+  useEffect(() => {
+    const input = pathInput.current;
+    if (!input) return;
+    const observer = new ResizeObserver(pathToEnd);
+    observer.observe(input);
+    document.fonts.addEventListener('loadingdone', pathToEnd);
+    return () => {
+      observer.disconnect();
+      document.fonts.removeEventListener('loadingdone', pathToEnd);
+    };
+  }, [pathToEnd]);
   useEffect(() => setFilter(searchWord), [searchWord]);
 
   // Typing filters after a pause; picking a state: option applies at once.
@@ -70,7 +89,18 @@ export function TreeToolbar() {
             if (pathText.trim() !== '') void load(pathText.trim());
           }}
         >
-          <InputGroup value={pathText} onValueChange={setPathText} aria-label={t('路径')} size="small" fill spellCheck={false} />
+          <InputGroup
+            inputRef={pathInput}
+            value={pathText}
+            onValueChange={setPathText}
+            // Chromium scrolls a text box back to its start after blur: scroll to the end once it has.
+            onBlur={() => requestAnimationFrame(pathToEnd)}
+            aria-label={t('路径')}
+            title={pathText}
+            size="small"
+            fill
+            spellCheck={false}
+          />
         </form>
         <Button icon="refresh" variant="minimal" aria-label={t('刷新')} title={t('刷新')} loading={loading} onClick={() => void load(undefined, { refresh: true })} />
       </div>
@@ -79,7 +109,7 @@ export function TreeToolbar() {
           className="ts-grow"
           size="small"
           leftIcon="filter"
-          placeholder={t('过滤：名称或 state:failed')}
+          placeholder={t('名称或 state:failed')}
           value={filter}
           onValueChange={setFilter}
           aria-label={t('过滤')}
@@ -90,7 +120,15 @@ export function TreeToolbar() {
           }
         />
         <Popover content={sortMenu} placement="bottom-end">
-          <Button size="small" variant="minimal" icon={descending ? 'sort-desc' : 'sort'} text={t(SORT_LABELS[sortKey] ?? '排序')} aria-label={t('排序')} />
+          <Button
+            className="ts-sort-button"
+            size="small"
+            variant="minimal"
+            icon={descending ? 'sort-desc' : 'sort'}
+            text={t(SORT_LABELS[sortKey] ?? '排序')}
+            aria-label={t('排序')}
+            title={t(SORT_LABELS[sortKey] ?? '排序')}
+          />
         </Popover>
       </div>
       <div className="ts-tree-status ts-muted" aria-live="polite">

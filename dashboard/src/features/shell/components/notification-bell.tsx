@@ -45,7 +45,7 @@ export function NotificationBell() {
     <div className="ts-bell-list">
       <div className="ts-bell-head">{t('失败任务通知')}</div>
       {items.length === 0 ? (
-        <NonIdealState icon="notifications" description={t('暂无通知')} />
+        <NonIdealState className="ts-bell-empty" icon="notifications" description={t('暂无通知')} />
       ) : (
         <ul>
           {items.map((r) => (
