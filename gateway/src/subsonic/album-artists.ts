@@ -63,3 +63,12 @@ export class AlbumArtistIndex {
     return owners;
   }
 }
+
+const shared = new WeakMap<Library, AlbumArtistIndex>();
+
+/** One index per library, shared by the groups that map artists (built once per revision, not once per group). */
+export function albumArtistsOf(library: Library): AlbumArtistIndex {
+  let index = shared.get(library);
+  if (!index) shared.set(library, (index = new AlbumArtistIndex(library)));
+  return index;
+}

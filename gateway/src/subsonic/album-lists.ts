@@ -5,7 +5,7 @@
  */
 import { ALBUM_LIST_TYPES, type AlbumListOptions, type AlbumListType, type ItemType } from '@tagsonic/core/library';
 import { badParam, missingParam } from './errors.ts';
-import { AlbumArtistIndex } from './album-artists.ts';
+import { albumArtistsOf } from './album-artists.ts';
 import { albumChild, albumID3, artistID3, child, indexArtist } from './mappers.ts';
 import type { NowPlayingEntryBody } from './model.ts';
 import type { Params } from './params.ts';
@@ -109,7 +109,7 @@ export const albumListsGroup = defineGroup('album-lists', (api, ctx) => {
   const starred = ({ params, user }: { params: Params; user: { _id: string } }) =>
     q.starred({ userId: user._id, type: starType(params), offset: params.int('offset'), size: params.int('size'), musicFolderId: params.int('musicFolderId') });
 
-  const albumArtists = new AlbumArtistIndex(ctx.library);
+  const albumArtists = albumArtistsOf(ctx.library);
 
   api.method('getStarred', async (call) => {
     const s = await starred(call);

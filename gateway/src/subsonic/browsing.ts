@@ -3,7 +3,7 @@
  * artist and album info (local knowledge only), similar and top songs.
  */
 import { IGNORED_ARTICLES, MAX_PAGE, idKind, type ArtistSort, type ArtistView, type GenreSort } from '@tagsonic/core/library';
-import { AlbumArtistIndex, type AlbumOwners } from './album-artists.ts';
+import { albumArtistsOf, type AlbumOwners } from './album-artists.ts';
 import { badParam } from './errors.ts';
 import { albumID3, artistID3, child, indexArtist } from './mappers.ts';
 import type { ArtistInfoBody, Child, IndexID3Body } from './model.ts';
@@ -39,7 +39,7 @@ function sortParam<T>(value: string | undefined, table: Record<string, T>, name:
 
 export const browsingGroup = defineGroup('browsing', (api, ctx) => {
   const q = ctx.library.queries;
-  const albumArtists = new AlbumArtistIndex(ctx.library);
+  const albumArtists = albumArtistsOf(ctx.library);
 
   api.method('getMusicFolders', async () => ({
     musicFolders: { musicFolder: (await q.musicFolders()).map((f) => ({ id: f.id, name: f.name })) },

@@ -3,7 +3,7 @@
  * accent-insensitively (CJK works); an empty, absent or `""` query pages the whole library.
  */
 import type { SearchOptions } from '@tagsonic/core/library';
-import { AlbumArtistIndex } from './album-artists.ts';
+import { albumArtistsOf } from './album-artists.ts';
 import { albumChild, albumID3, artistID3, child, indexArtist } from './mappers.ts';
 import type { Params } from './params.ts';
 import { defineGroup } from './registry.ts';
@@ -22,7 +22,7 @@ const searchOptions = (params: Params, userId: string): SearchOptions => ({
 
 export const searchingGroup = defineGroup('searching', (api, ctx) => {
   const q = ctx.library.queries;
-  const albumArtists = new AlbumArtistIndex(ctx.library);
+  const albumArtists = albumArtistsOf(ctx.library);
 
   api.method('search2', async ({ params, user }) => {
     const r = await q.search(searchOptions(params, user._id));
