@@ -9,6 +9,7 @@ import { openStore } from '@tagsonic/core/store';
 import { readTags } from '@tagsonic/core/tags';
 import type { TaskDoc, TaskItemDoc } from '@tagsonic/core/tasks';
 import { makeAudio } from './support/audio.ts';
+import { startNatsServer } from './support/nats-server.ts';
 
 /**
  * Issue 10 item 3: `kill -9` of the embedded server in the middle of a 200-file save, then a
@@ -18,6 +19,7 @@ import { makeAudio } from './support/audio.ts';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PASSWORD = 'recovery-admin-password';
 const FILES = 200;
+const MANY = 800;
 const homes: string[] = [];
 const children: ChildProcess[] = [];
 afterAll(async () => {
@@ -36,17 +38,19 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** `tagsonic start` as users run it, until /healthz answers. */
-async function startTagsonic(home: string) {
+/** `tagsonic start` (or `gateway`, `worker`) as users run it, until /healthz answers or the worker consumes. */
+async function startTagsonic(home: string, command: 'start' | 'gateway' | 'worker' = 'start', env: Record<string, string> = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--no-node-snapshot', path.join(ROOT, 'cli/src/main.ts'), 'start'], {
+  const child = spawn(process.execPath, ['--no-node-snapshot', path.join(ROOT, 'cli/src/main.ts'), command], {
     env: {
       ...process.env,
       TAGSONIC_HOME: home,
       TAGSONIC_PORT: String(port),
       TAGSONIC_HOST: '127.0.0.1',
-      TAGSONIC_LOG_LEVEL: 'warn',
+      // The worker says when it consumes at info level.
+      TAGSONIC_LOG_LEVEL: command === 'worker' ? 'info' : 'warn',
       TAGSONIC_ADMIN_PASSWORD: PASSWORD,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -56,9 +60,14 @@ async function startTagsonic(home: string) {
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const base = `http://127.0.0.1:${port}`;
-  await expect
-    .poll(async () => (await fetch(`${base}/healthz`).then((r) => r.status).catch(() => 0)), { timeout: 60_000, interval: 200 })
-    .toBe(200);
+  if (command === 'worker') {
+    await expect.poll(() => /worker consuming commands/.test(out), { timeout: 60_000, interval: 100, message: `the worker to start: ${out}` }).toBe(true);
+  }
+  else {
+    await expect
+      .poll(async () => (await fetch(`${base}/healthz`).then((r) => r.status).catch(() => 0)), { timeout: 60_000, interval: 200 })
+      .toBe(200);
+  }
   return {
     base,
     output: () => out,
@@ -113,27 +122,38 @@ async function inStore<R>(home: string, fn: (store: Awaited<ReturnType<typeof op
   }
 }
 
+/** A media folder of `n` copies of one tagged MP3 (copies: 200 ffmpeg runs would take a while). */
+async function library(n: number): Promise<{ home: string; files: string[] }> {
+  const home = await mkdtemp(path.join(tmpdir(), 'tagsonic-recovery-'));
+  homes.push(home);
+  const album = path.join(home, 'media/Album');
+  await mkdir(album, { recursive: true });
+  const seed = path.join(home, 'seed.mp3');
+  await makeAudio(seed, { tags: { title: 'Old', album: 'Old Album' } });
+  const files = Array.from({ length: n }, (_, i) => path.join(album, `${String(i + 1).padStart(3, '0')}.mp3`));
+  for (const f of files) await copyFile(seed, f);
+  return { home, files };
+}
+
+/** Starts saving new tags in every file (the answer is not awaited: the server may die first). */
+function saveAll(base: string, token: string, files: string[], album = 'New Album') {
+  return fetch(`${base}/apimt/update_id3/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `jwt ${token}` },
+    body: JSON.stringify({ music_id3_info: files.map((f, i) => ({ file_full_path: f, title: `New ${i + 1}`, album })) }),
+  }).catch(() => null);
+}
+
 describe('a task interrupted by kill -9', () => {
   it('is settled at the next start: journal-committed items succeed, the rest resume or fail with a reason', async () => {
-    const home = await mkdtemp(path.join(tmpdir(), 'tagsonic-recovery-'));
-    homes.push(home);
-    const album = path.join(home, 'media/Album');
-    await mkdir(album, { recursive: true });
-    const seed = path.join(home, 'seed.mp3');
-    await makeAudio(seed, { tags: { title: 'Old', album: 'Old Album' } });
-    const files = Array.from({ length: FILES }, (_, i) => path.join(album, `${String(i + 1).padStart(3, '0')}.mp3`));
-    for (const f of files) await copyFile(seed, f);
+    const { home, files } = await library(FILES);
 
     // 1. Save 200 files and kill the server hard part-way through.
     const first = await startTagsonic(home);
     const token = await login(first.base);
     const events = followProgress(first.base, token);
     await new Promise((r) => setTimeout(r, 200));
-    const save = fetch(`${first.base}/apimt/update_id3/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `jwt ${token}` },
-      body: JSON.stringify({ music_id3_info: files.map((f, i) => ({ file_full_path: f, title: `New ${i + 1}`, album: 'New Album' })) }),
-    }).catch(() => null);
+    const save = saveAll(first.base, token, files);
     const ours = () => events.progress.filter((p) => p.total === FILES);
     await expect.poll(() => Math.max(0, ...ours().map((p) => p.done)), { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(40);
     await first.kill('SIGKILL');
@@ -196,4 +216,52 @@ describe('a task interrupted by kill -9', () => {
       `killed with ${before.task.counts.success} counted success / ${before.journaled} journal entries; after restart ${after.task.counts.success} success, ${after.task.counts.fail} fail`,
     );
   }, 240_000);
+
+  it('in distributed mode: when the gateway and one worker die mid-task, the live worker is left alone and the task is settled', async () => {
+    const nats = await startNatsServer();
+    try {
+      // Enough files that the task is still running after both kills.
+      const { home, files } = await library(MANY);
+      const env = { TAGSONIC_NATS_URL: nats.url };
+      const doomed = await startTagsonic(home, 'worker', env);
+      const survivor = await startTagsonic(home, 'worker', env);
+      const gateway = await startTagsonic(home, 'gateway', env);
+      const token = await login(gateway.base);
+      const events = followProgress(gateway.base, token);
+      await new Promise((r) => setTimeout(r, 200));
+      void saveAll(gateway.base, token, files);
+      const ours = () => events.progress.filter((p) => p.total === MANY);
+      const done = () => Math.max(0, ...ours().map((p) => p.done));
+      await expect.poll(done, { timeout: 60_000, interval: 10 }).toBeGreaterThanOrEqual(20);
+      await doomed.kill('SIGKILL');
+      await expect.poll(done, { timeout: 60_000, interval: 10 }).toBeGreaterThanOrEqual(100);
+      await gateway.kill('SIGKILL');
+      events.close();
+      const taskId = ours()[0].taskId;
+      const task = () => inStore(home, async (store) => (await store.collection<TaskDoc>('tasks').findOne({ _id: taskId }))!);
+      const creator = (await task()).owner;
+      expect(creator).toEqual(expect.any(String));
+
+      // A gateway restart settles nothing; the live worker keeps the task while it works on it.
+      const gateway2 = await startTagsonic(home, 'gateway', env);
+      const running = await task();
+      if (running.status === 'running') expect(running).toMatchObject({ owner: creator, settling: null });
+      // What the dead worker held is settled once the survivor is the only one left on the task.
+      await expect.poll(async () => (await task()).status, { timeout: 120_000, interval: 500 }).toBe('success');
+      await survivor.kill('SIGTERM');
+      await gateway2.kill('SIGTERM');
+
+      const after = await inStore(home, async (store) => ({
+        task: (await store.collection<TaskDoc>('tasks').findOne({ _id: taskId }))!,
+        items: await store.collection<TaskItemDoc>('task_items').find({ taskId }),
+        committed: await store.collection<{ _id: string; path: string }>('tag_journal').find({ taskId, kind: { $ne: 'move' }, state: { $in: ['committed', 'pending'] } }),
+      }));
+      expect(after.task.counts).toEqual({ success: MANY, fail: 0, miss: 0, skip: 0, stop: 0 });
+      expect(after.items.every((i) => i.status === 'success')).toBe(true);
+      expect(new Set(after.committed.map((e) => e.path)).size).toBe(MANY);
+      for (const [i, f] of files.entries()) expect((await readTags(f)).tags.fields.title).toBe(`New ${i + 1}`);
+    } finally {
+      await nats.stop();
+    }
+  }, 300_000);
 });
