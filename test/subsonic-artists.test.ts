@@ -1,12 +1,26 @@
 /**
  * Issue 10 item 7 over the scanned small library (its albums have featured "A feat. B" and "A/B"
- * tracks and a Various Artists compilation whose track artists have albums of their own):
+ * tracks and a Various Artists compilation), plus two tracks retagged so that artists with albums of
+ * their own are featured on other artists' albums (Grace Whitfield on 赵长青's, ミドリノソラ on Silver Pines'):
  * - getArtists / getArtist list and count only the albums an artist is an album artist of, and agree;
  * - a full folder walk (getIndexes → getMusicDirectory, as downsonic syncs) meets every track exactly once;
  * - an artist that only appears on others' albums stays findable by search3, with its songs.
  */
+import { execFile } from 'node:child_process';
+import { rename } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Scanner } from '@tagsonic/workers/scanner';
 import { asAlice, ok, startSubsonic, type SubsonicHarness } from './subsonic-harness.ts';
+
+const run = promisify(execFile);
+
+/** Featured artists who also have albums of their own: the case where counts used to disagree. */
+const GUESTS = [
+  { file: '赵长青/爱情里的青春/02 致远方.mp3', artist: '赵长青 feat. Grace Whitfield', guest: 'Grace Whitfield', own: ['Broken River'] },
+  { file: 'Silver Pines/Velvet Highway/02 Endless Ocean.mp3', artist: 'Silver Pines & ミドリノソラ', guest: 'ミドリノソラ', own: ['夏の終わりに'] },
+];
 
 interface Ref {
   id: string;
@@ -18,6 +32,13 @@ let trackIds: string[];
 
 beforeAll(async () => {
   h = await startSubsonic();
+  for (const g of GUESTS) {
+    const file = path.join(h.rt.config.mediaDir, g.file);
+    const tmp = `${file}.retag.mp3`;
+    await run('ffmpeg', ['-v', 'error', '-y', '-i', file, '-map', '0', '-c', 'copy', '-map_metadata', '0', '-id3v2_version', '4', '-metadata', `artist=${g.artist}`, tmp]);
+    await rename(tmp, file);
+  }
+  await new Scanner({ roots: h.rt.roots, library: h.rt.library.store, catalog: h.rt.library.catalog, bus: h.rt.bus, readerThreads: 2 }).scan();
   trackIds = (await ok(h.app, 'search3', { query: '', songCount: 500, artistCount: 0, albumCount: 0 })).searchResult3.song.map((s: Ref) => s.id);
 }, 120_000);
 
@@ -47,6 +68,22 @@ describe('artists are their albums as album artist (Navidrome)', () => {
     // Every album is still reachable from some artist.
     const albums = (await ok(h.app, 'getAlbumList2', { type: 'alphabeticalByName', size: 500 })).albumList2.album;
     expect([...albumsSeen].sort()).toEqual(albums.map((x: Ref) => x.id).sort());
+  });
+
+  it('does not list or count the albums a featured artist only appears on', async () => {
+    const artists = await allArtists();
+    for (const g of GUESTS) {
+      const entry = artists.find((a) => a.name === g.guest)!;
+      expect(entry, g.guest).toBeDefined();
+      expect(entry.albumCount, g.guest).toBe(g.own.length);
+      const detail = (await ok(h.app, 'getArtist', { id: entry.id })).artist;
+      expect(detail.album.map((a: Ref) => a.name)).toEqual(g.own);
+      const dir = (await ok(h.app, 'getMusicDirectory', { id: entry.id })).directory;
+      expect(dir.child.map((c: { title: string }) => c.title)).toEqual(g.own);
+      // The appearance is still found: search for the artist finds the featured song.
+      const found = (await ok(h.app, 'search3', { query: g.guest, artistCount: 5, albumCount: 0, songCount: 50 })).searchResult3;
+      expect(found.song.map((s: { artist: string }) => s.artist)).toContain(g.artist);
+    }
   });
 
   it('keeps artists who only appear on others\' albums out of the index but findable, with their songs', async () => {
