@@ -36,6 +36,8 @@ describe('file tree', () => {
     expect(treeView(listing, new Map(), { searchWord: 'state:success' })).toEqual([]);
     expect(treeView(listing, new Map(), { searchWord: 'state:null' })).toHaveLength(6);
     expect(filterNodes(treeView(listing, new Map(), {}), 'TRACK').map((n) => n.name)).toEqual(['track 2.mp3', 'track 10.mp3']);
+    // Simplified and traditional Chinese alike: 周杰倫 finds the folder 周杰伦.
+    expect(filterNodes(treeView(listing, new Map(), {}), '周杰倫').map((n) => n.name)).toEqual(['周杰伦']);
     expect(treeView(listing, states, {}).find((n) => n.name === 'track 2.mp3')!.state).toBe('success');
     expect(treeView(listing, new Map(), {}).find((n) => n.name === 'track 2.mp3')!.state).toBeNull();
   });

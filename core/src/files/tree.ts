@@ -3,6 +3,7 @@ import type { DirEntry, Listing } from './listing.ts';
 import { iconFor, type TreeIcon } from './icons.ts';
 import type { ScrapeState } from './file-states.ts';
 import { indexLetter } from '../templates/letter.ts';
+import { toSimplified } from '../library/text.ts';
 
 /** A file tree node as the dashboard reads it (spec: "File tree node"). */
 export interface TreeNode {
@@ -84,7 +85,8 @@ export function toNodes(dir: string, entries: readonly DirEntry[], states: Reado
 
 /**
  * Filters by the spec's search word: `state:null|success|failed` keeps nodes in that state; any
- * other word keeps nodes whose name contains it, ignoring case and width (ＡＢＣ = abc).
+ * other word keeps nodes whose name contains it, ignoring case and width (ＡＢＣ = abc) and
+ * simplified/traditional Chinese (许 = 許), like every library search.
  */
 export function filterNodes(nodes: TreeNode[], searchWord: string | undefined | null): TreeNode[] {
   const word = (searchWord ?? '').trim();
@@ -94,8 +96,8 @@ export function filterNodes(nodes: TreeNode[], searchWord: string | undefined | 
     const wanted = state[1].toLowerCase();
     return nodes.filter((n) => String(n.state) === wanted);
   }
-  const needle = fold(word);
-  return nodes.filter((n) => fold(n.name).includes(needle));
+  const needle = toSimplified(fold(word));
+  return nodes.filter((n) => toSimplified(fold(n.name)).includes(needle));
 }
 
 const fold = (s: string) => s.normalize('NFKC').toLocaleLowerCase();
