@@ -100,20 +100,23 @@ export async function writeMp3WithTag(file: string, frames: readonly Uint8Array[
 export const makeOversizeTagMp3 = (file: string, kind: OversizeKind): Promise<void> => writeMp3WithTag(file, oversizeFrames(kind));
 
 /**
- * Writes `file`: two seconds of WAV made by ffmpeg, then an `id3 ` chunk holding `tag` (where ffmpeg and
- * TagLib put a WAV's ID3 tag), with the RIFF size updated.
+ * Writes `file`: two seconds of WAV made by ffmpeg, then one `id3 ` chunk per tag of `tags` (where ffmpeg
+ * and TagLib put a WAV's ID3 tag), with the RIFF size updated.
  */
-export async function writeWavWithId3Chunk(file: string, tag: Uint8Array): Promise<void> {
+export async function writeWavWithId3Chunks(file: string, tags: readonly Uint8Array[]): Promise<void> {
   await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2:sample_rate=44100', '-c:a', 'pcm_s16le', file]);
   const wav = await readFile(file);
-  const chunk = Buffer.alloc(8);
-  chunk.write('id3 ', 0, 'latin1');
-  chunk.writeUInt32LE(tag.length, 4);
-  const pad = Buffer.alloc(tag.length % 2);
-  wav.writeUInt32LE(wav.length - 8 + chunk.length + tag.length + pad.length, 4);
+  const parts: Uint8Array[] = [];
+  for (const tag of tags) {
+    const chunk = Buffer.alloc(8);
+    chunk.write('id3 ', 0, 'latin1');
+    chunk.writeUInt32LE(tag.length, 4);
+    parts.push(chunk, tag, Buffer.alloc(tag.length % 2));
+  }
+  wav.writeUInt32LE(wav.length - 8 + parts.reduce((n, p) => n + p.length, 0), 4);
   const fh = await open(file, 'w');
   try {
-    for (const part of [wav, chunk, tag, pad]) await fh.write(part);
+    for (const part of [wav, ...parts]) await fh.write(part);
   } finally {
     await fh.close();
   }

@@ -29,7 +29,7 @@ import {
   txxxFrame,
   writeMp3WithTag,
   writeFlacWithBlocks,
-  writeWavWithId3Chunk,
+  writeWavWithId3Chunks,
   type OversizeKind,
 } from '../../../test/support/oversize-tags.ts';
 
@@ -163,7 +163,7 @@ describe('reading a tag beyond bounds', () => {
 
   it('refuses tags it cannot cut: a WAV id3 chunk and an unsynchronised ID3v2.3 tag of 30 MB', async () => {
     const wav = path.join(dir, 'big-chunk.wav');
-    await writeWavWithId3Chunk(wav, id3v2Tag([textFrame('TIT2', 'wav'), txxxFrame('JUNK', 30 * MiB)]));
+    await writeWavWithId3Chunks(wav, [id3v2Tag([textFrame('TIT2', 'wav'), txxxFrame('JUNK', 30 * MiB)])]);
     const mp3 = path.join(dir, 'unsync.mp3');
     await writeMp3WithTag(mp3, [textFrame('TIT2', 'unsync'), txxxFrame('JUNK', 30 * MiB)], { major: 3, flags: 0x80 });
     for (const file of [wav, mp3]) {
@@ -172,6 +172,15 @@ describe('reading a tag beyond bounds', () => {
       expect(err.message).toContain(path.basename(file));
       await expectWriteRefused(file, { fields: { title: 'x' } }, 'TAGSONIC_ERR_TAGS_TAG_TOO_LARGE');
     }
+  });
+
+  it('refuses a file whose tags are each within bounds but not all together (four 20 MiB WAV id3 chunks)', async () => {
+    const wav = path.join(dir, 'many-chunks.wav');
+    const chunk = id3v2Tag([textFrame('TIT2', 'chunk'), apicFrame('image/jpeg', bigJpeg(15 * MiB)), txxxFrame('MORE', 4 * MiB)]);
+    await writeWavWithId3Chunks(wav, [chunk, chunk, chunk, chunk]);
+    const err = await refusal(readTags(wav));
+    expect(err.code).toBe('TAGSONIC_ERR_TAGS_TAG_TOO_LARGE');
+    expect(err.message).toMatch(/in all/);
   });
 });
 

@@ -57,9 +57,10 @@ export const MAX_FRAMES = 10_000;
 export const MAX_TAG_BYTES = 24 * MiB;
 
 /**
- * Largest single read of anything else a parser reads whole: MP4 sample tables, 4 bytes per AAC frame,
- * are ~25 MB for a 40-hour audiobook. Bounds what one parse can allocate for a structure that claims
- * more (file-tokenizer.ts).
+ * Most one parse reads whole: all its tags and tag items together (an MP4 file may hold any number of
+ * covers of up to 16 MiB each, a WAV any number of `id3 ` chunks), and any other single structure
+ * (MP4 sample tables, 4 bytes per AAC frame, are ~25 MB for a 40-hour audiobook). Bounds what one parse
+ * can allocate, whatever a file claims (file-tokenizer.ts).
  */
 export const MAX_READ_BYTES = 64 * MiB;
 
@@ -89,12 +90,17 @@ export function tagTooLarge(path: string, overflow: TagOverflow) {
   );
 }
 
-/** A tag (or, with `limit`, another structure) that claims more than any real one: the file is not read. */
-export function readTooLarge(path: string, bytes: number, limit = MAX_TAG_BYTES) {
-  const what = limit === MAX_TAG_BYTES ? 'a tag' : 'a block';
+/**
+ * A file that claims more than any real one holds — a tag (or tag item) over `MAX_TAG_BYTES`, tags over
+ * `MAX_READ_BYTES` in all, or another block over `MAX_READ_BYTES` — is not read.
+ */
+export function readTooLarge(path: string, bytes: number, what: 'tag' | 'tags' | 'block') {
+  const limit = what === 'tag' ? MAX_TAG_BYTES : MAX_READ_BYTES;
+  const holds = what === 'tag' ? 'a tag' : what === 'tags' ? 'tags' : 'a block';
+  const all = what === 'tags' ? ' in all' : '';
   return unsupported(
     TAG_ERRORS.TAG_TOO_LARGE,
-    `${path} could not be read: it holds ${what} of ${size(bytes)}, more than Tagsonic reads (${size(limit)}); the file is probably malformed.`,
+    `${path} could not be read: it holds ${holds} of ${size(bytes)}${all}, more than Tagsonic reads (${size(limit)}); the file is probably malformed.`,
     { path, bytes, limit },
   );
 }

@@ -194,15 +194,26 @@ export abstract class SlabTokenizer extends AbstractTokenizer {
     this.position = position;
   }
 
+  /** Bytes of tags read so far (see `#bounded`). */
+  #tagBytes = 0;
+
   /**
-   * What one read may take (bounds.ts): parsers read a tag or tag item whole — as raw bytes or a string
-   * (an ID3v2 tag, a WAV/AIFF `id3 ` chunk, a FLAC metadata block, an MP4 item) — and a hostile file can
-   * claim hundreds of megabytes for one. Structures (MP4 sample tables…) and buffers get `MAX_READ_BYTES`.
+   * What a read may take (bounds.ts). Parsers read a tag or tag item whole — as raw bytes, a string or
+   * an MP4 data atom (an ID3v2 tag, a WAV/AIFF `id3 ` chunk, a FLAC metadata block, an MP4 item) — and
+   * a hostile file can claim hundreds of megabytes for one, or hold any number of them: one may take
+   * `MAX_TAG_BYTES`, all of a parse's together `MAX_READ_BYTES`. Anything else (MP4 sample tables,
+   * buffers) may take `MAX_READ_BYTES` at once.
    */
-  #bounded(length: number, token?: IGetToken<unknown>): void {
-    const tag = token instanceof Uint8ArrayType || token instanceof StringType;
-    const limit = tag ? MAX_TAG_BYTES : MAX_READ_BYTES;
-    if (length > limit) throw readTooLarge(this.fileInfo.path, length, limit);
+  #bounded(length: number, token?: IGetToken<unknown>, consumed = false): void {
+    const path = this.fileInfo.path;
+    const tag = token instanceof Uint8ArrayType || token instanceof StringType || token?.constructor.name === 'DataAtom';
+    if (!tag) {
+      if (length > MAX_READ_BYTES) throw readTooLarge(path, length, 'block');
+      return;
+    }
+    if (length > MAX_TAG_BYTES) throw readTooLarge(path, length, 'tag');
+    if (consumed) this.#tagBytes += length;
+    if (this.#tagBytes > MAX_READ_BYTES) throw readTooLarge(path, this.#tagBytes, 'tags');
   }
 
   override async readBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {
@@ -223,7 +234,7 @@ export abstract class SlabTokenizer extends AbstractTokenizer {
   }
 
   override async readToken<V>(token: IGetToken<V>, position = this.position): Promise<V> {
-    this.#bounded(token.len, token);
+    this.#bounded(token.len, token, true);
     if (!isSmallToken(token.len, position, this.fileInfo.size)) return super.readToken(token, position);
     const bytes = tokenBytes(token.len);
     if (this.inMemory(bytes, position, token.len) !== null) this.position = position + token.len;

@@ -113,7 +113,7 @@ export async function inspectFile(path: string, timeoutMs = DEFAULT_READ_TIMEOUT
         const read = (target: Uint8Array, position: number) => tokenizer.peekBuffer(target, { position, length: target.length, mayBeLess: true });
         const cut = await measureTag(head.subarray(0, n), read, file.size);
         if (!cut) return parseWith(tokenizer, path, file.size, null);
-        if (!cut.segments) throw readTooLarge(path, cut.tagBytes);
+        if (!cut.segments) throw readTooLarge(path, cut.tagBytes, 'tag');
         // The same file without what is beyond bounds: the parser never reads it.
         tokenizer.releaseBlocks();
         tokenizer = new BlockFileTokenizer(splicedAccess(file, cut.segments), path);
@@ -142,7 +142,7 @@ async function parseWith(tokenizer: SlabTokenizer, path: string, fileSize: numbe
   const ogg = await isOggVorbisOrOpus(readAt);
   if (ogg) {
     const commentBytes = await oggCommentBytes(readAt);
-    if (commentBytes > MAX_TAG_BYTES) throw readTooLarge(path, commentBytes);
+    if (commentBytes > MAX_TAG_BYTES) throw readTooLarge(path, commentBytes, 'tag');
   }
   let meta = await parseFromTokenizer(tokenizer, { ...PARSE_OPTIONS, skipCovers: ogg });
   if (ogg && !(meta.format.duration! > 0)) {
