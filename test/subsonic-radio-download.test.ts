@@ -214,7 +214,11 @@ describe('download of albums, artists and playlists', () => {
     expect(safePart(' .. ')).toBe('Unknown');
     expect(safePart('..')).toBe('Unknown');
     expect(safePart('.hidden. ')).toBe('hidden');
-    expect([...safePart('長'.repeat(300))]).toHaveLength(120);
+    expect(safePart('長'.repeat(300))).toBe('長'.repeat(60));
+    expect(Buffer.byteLength(safePart('a'.repeat(300)))).toBe(180);
+    expect(safePart('CON')).toBe('CON_');
+    expect(safePart('lpt1.txt')).toBe('lpt1.txt_');
+    expect(safePart('Console')).toBe('Console');
     const song = (id: string, title: string, track: number | null, disc = 1) =>
       ({ id, title, track, discNumber: disc, suffix: 'FLAC', album: 'A/B', albumArtist: 'X', artist: 'X' }) as never;
     const plan = albumsPlan('X - A/B', [[song('1', 'Same', 1), song('2', 'Same', 1), song('3', 'Other', null, 2)]]);

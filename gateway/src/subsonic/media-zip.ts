@@ -23,22 +23,36 @@ export interface ZipPlan {
   entries: ZipEntry[];
 }
 
-/** Windows' longest path part is 255 UTF-16 units; leave room for " (2)" and the extension. */
-const MAX_PART = 120;
+/**
+ * Longest name part in UTF-8 bytes: Linux allows 255 bytes (60 CJK characters here), and a track
+ * name adds "NN - ", " (2)" and the extension around it.
+ */
+const MAX_PART_BYTES = 180;
+
+/** Names Windows reserves for devices, with or without an extension. */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i;
 
 /**
  * A name usable as one path part on Windows, macOS and Linux: no path separators, control characters
- * or characters Windows refuses, no leading/trailing dots or spaces, not `.`/`..`, not empty.
+ * or characters Windows refuses, no leading/trailing dots or spaces, not `.`/`..` or a device name,
+ * at most MAX_PART_BYTES, not empty.
  */
 export function safePart(text: string, fallback = 'Unknown'): string {
-  let s = text
+  const clean = text
     .normalize('NFC')
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
     .replace(/[/\\:*?"<>|]/g, '_')
     .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^[. ]+|[. ]+$/g, '');
-  if ([...s].length > MAX_PART) s = [...s].slice(0, MAX_PART).join('').trim();
+    .trim();
+  let s = '';
+  let bytes = 0;
+  for (const ch of clean) {
+    bytes += Buffer.byteLength(ch);
+    if (bytes > MAX_PART_BYTES) break;
+    s += ch;
+  }
+  s = s.replace(/^[. ]+|[. ]+$/g, '');
+  if (WINDOWS_DEVICE.test(s)) s = `${s}_`;
   return s || fallback;
 }
 
