@@ -118,6 +118,8 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_TAGS_UNSUPPORTED_FORMAT: { zh: '不支持此文件格式', en: 'This file format is not supported.' },
   TAGSONIC_ERR_TAGS_UNREADABLE: { zh: '无法读取此文件的标签（文件可能已损坏）', en: "This file's tags cannot be read (the file may be damaged)." },
   TAGSONIC_ERR_TAGS_TRUNCATED: { zh: '文件不完整（可能已截断）', en: 'The file is incomplete (it may be truncated).' },
+  // The library scan's reason on a file it left out (the file browser's 不是歌曲 mark)
+  TAGSONIC_ERR_LIBRARY_NOT_AUDIO: { zh: '不是歌曲：文件里没有可播放的音频（可能已损坏、被截断，或根本不是音频）', en: 'Not a song: the file holds no playable audio (it may be damaged, cut short or not audio at all).' },
   TAGSONIC_ERR_TAGS_FILE_TOO_LARGE: { zh: '文件太大，无法编辑标签', en: 'The file is too large to edit its tags.' },
   TAGSONIC_ERR_TAGS_TAG_TOO_LARGE: { zh: '文件的标签超出大小限制（封面、单个字段、帧数量或标签总大小），文件可能已损坏', en: "The file's tags are beyond the size limits (cover, a single field, frame count or total size); the file may be malformed." },
   TAGSONIC_ERR_TAGS_EDIT_TOO_LARGE: { zh: '修改内容太大（字段文字、名字数量或封面超出限制）', en: 'The change is too large (field text, number of names or cover beyond the limits).' },
