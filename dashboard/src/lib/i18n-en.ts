@@ -172,6 +172,7 @@ export const EN: Record<string, string> = {
   '{n} 个文件': '{n} files',
   '只显示前 {n} 个文件（上限 {limit}），还有更多未列出。': 'Only the first {n} files are shown (limit {limit}); there are more.',
   '显示更多（上限 {n}）': 'Show more (up to {n})',
+  '只显示前 {n} 个文件（已是最大上限），可能还有更多未列出。': 'Only the first {n} files are shown (the largest limit); there may be more.',
   '已选 {n} 行': '{n} rows selected',
   行高: 'Row height',
   列: 'Columns',

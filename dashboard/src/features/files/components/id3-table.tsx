@@ -108,7 +108,8 @@ export function Id3Table({ source, version, onOpenRow }: { source: Id3Source | n
     ).then(
       (r) => {
         setRows(r.slice(0, limit));
-        setMore(r.length > limit);
+        // At the route's maximum no extra row can be asked for: a full list may have been cut.
+        setMore(r.length > limit || (limit >= MAX_LIMIT && r.length >= MAX_LIMIT));
         setLoading(false);
       },
       () => {
@@ -201,7 +202,11 @@ export function Id3Table({ source, version, onOpenRow }: { source: Id3Source | n
       {more && !loading ? (
         // The limit cut the list: say so, and offer the next step up to the route's maximum.
         <div className="ts-table-limit" data-testid="id3-limit">
-          <span>{t('只显示前 {n} 个文件（上限 {limit}），还有更多未列出。', { n: sorted.length, limit })}</span>
+          <span>
+            {raiseTo !== null
+              ? t('只显示前 {n} 个文件（上限 {limit}），还有更多未列出。', { n: sorted.length, limit })
+              : t('只显示前 {n} 个文件（已是最大上限），可能还有更多未列出。', { n: sorted.length })}
+          </span>
           {raiseTo !== null ? <Button size="small" icon="more" text={t('显示更多（上限 {n}）', { n: raiseTo })} onClick={() => setLimit(raiseTo)} /> : null}
         </div>
       ) : null}
