@@ -196,4 +196,17 @@ describe('settling tasks of dead owners', () => {
     await expect.poll(() => seen.length).toBe(7);
     expect(seen.slice(4).sort()).toEqual([2, 3, 4]);
   });
+
+  it('ends a task a live process holds once all its items are final but a dead worker never counted the last one', async () => {
+    const { a, task, items } = await twoProcesses();
+    for (const item of items.slice(0, 3)) {
+      await a.startItem(item._id);
+      await a.finishItem(item._id, { status: 'success' });
+    }
+    // Worker W settled item 4 and died before its count.
+    await store.collection<TaskItemDoc>('task_items').updateOne({ _id: items[3]._id }, { $set: { status: 'fail', owner: 'W', error: 'bad file' } });
+    expect(await a.settleOrphans({ graceMs: 10 })).toMatchObject([{ taskId: task._id, status: 'success', counts: { success: 3, fail: 1 } }]);
+    expect(await a.get(task._id)).toMatchObject({ status: 'success', owner: 'A', counts: { success: 3, fail: 1 } });
+    expect(await a.settleOrphans({ graceMs: 10 })).toEqual([]);
+  });
 });

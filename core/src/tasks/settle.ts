@@ -84,7 +84,13 @@ export async function settleOrphanedTasks(deps: SettleDeps, options: SettleOptio
   for (const task of await tasks.find({ status: 'running' }, { sort: { createdAt: 1 } })) {
     const running = await items.find({ taskId: task._id, status: 'running' });
     const live = await leases.liveOwners([task.owner, task.settling, ...running.map((i) => i.owner)]);
-    if (live.size > 0) continue;
+    if (live.size > 0) {
+      if (running.length === 0 && !task.settling) {
+        const stalled = await completeStalled(deps, task, options.graceMs ?? 2000);
+        if (stalled) reports.push(stalled);
+      }
+      continue;
+    }
     const claimed = await tasks.findOneAndUpdate(
       { _id: task._id, status: 'running', owner: task.owner ?? null, settling: task.settling ?? null },
       { $set: { owner: me, settling: me } },
@@ -110,7 +116,7 @@ export async function settleOrphanedTasks(deps: SettleDeps, options: SettleOptio
         taskId: task._id,
         status: 'running',
         total: task.total,
-        done: COUNTED.reduce((n, k) => n + report.counts[k], 0),
+        done: sum(report.counts),
         counts: report.counts,
       } satisfies TaskProgress);
     }
@@ -131,7 +137,7 @@ async function requeuePending(deps: SettleDeps, task: TaskDoc, subject: string |
 }
 
 async function settleOne(deps: SettleDeps, task: TaskDoc, options: SettleOptions): Promise<SettleReport> {
-  const { tasks, items, audit, bus, leases } = deps;
+  const { tasks, items, leases } = deps;
   const subject = task.subject ?? options.subjects?.[task.kind];
   const settler = options.settlers?.[task.kind];
   const decide = settler
@@ -157,20 +163,49 @@ async function settleOne(deps: SettleDeps, task: TaskDoc, options: SettleOptions
     else report.failed++;
   }
 
-  const counts = { success: 0, fail: 0, miss: 0, skip: 0, stop: 0 };
-  for (const status of COUNTED) counts[status] = await items.countDocuments({ taskId: task._id, status });
-  const done = COUNTED.reduce((n, s) => n + counts[s], 0);
+  const counts = await recount(items, task._id);
   report.counts = counts;
-  if (done >= task.total) {
-    const status = finalStatus(counts);
-    await tasks.updateOne({ _id: task._id, settling: leases.ownerId }, { $set: { counts, status, completedAt: new Date(), settling: null } });
-    await audit.updateMany({ taskId: task._id }, { $set: { status, level: counts.fail ? 'warning' : 'info' } });
-    report.status = status;
-    const progress: TaskProgress = { taskId: task._id, status, total: task.total, done, counts };
-    await bus.publish(SUBJECTS.taskProgressed, progress);
-    await bus.publish(SUBJECTS.taskCompleted, progress);
+  if (sum(counts) >= task.total) {
+    report.status = (await complete(deps, task, counts, { settling: leases.ownerId })) ?? 'running';
     return report;
   }
   await tasks.updateOne({ _id: task._id, settling: leases.ownerId }, { $set: { counts, settling: null } });
   return report;
+}
+
+async function recount(items: Collection<TaskItemDoc>, taskId: string): Promise<TaskDoc['counts']> {
+  const counts = { success: 0, fail: 0, miss: 0, skip: 0, stop: 0 };
+  for (const status of COUNTED) counts[status] = await items.countDocuments({ taskId, status });
+  return counts;
+}
+
+const sum = (counts: TaskDoc['counts']) => COUNTED.reduce((n, k) => n + counts[k], 0);
+
+/** Ends a running task with these counts (once: conditional on `filter`), with its audit status and events. */
+async function complete(deps: SettleDeps, task: TaskDoc, counts: TaskDoc['counts'], filter: Record<string, unknown>): Promise<TaskStatus | null> {
+  const status = finalStatus(counts);
+  const res = await deps.tasks.updateOne({ _id: task._id, status: 'running', ...filter }, { $set: { counts, status, completedAt: new Date(), settling: null } });
+  if (res.matchedCount === 0) return null;
+  await deps.audit.updateMany({ taskId: task._id }, { $set: { status, level: counts.fail ? 'warning' : 'info' } });
+  const progress: TaskProgress = { taskId: task._id, status, total: task.total, done: sum(counts), counts };
+  await deps.bus.publish(SUBJECTS.taskProgressed, progress);
+  await deps.bus.publish(SUBJECTS.taskCompleted, progress);
+  return status;
+}
+
+/**
+ * A task a live process holds whose items are all final, yet still running: a worker died between
+ * an item's last write and the task's count (its command is not redelivered: the item is final).
+ * Recounts and ends it, after the grace period in which a live worker's own finish would have.
+ */
+async function completeStalled(deps: SettleDeps, task: TaskDoc, graceMs: number): Promise<SettleReport | null> {
+  const unfinished = { taskId: task._id, status: { $in: ['pending', 'running'] } };
+  if ((await deps.items.countDocuments(unfinished)) > 0) return null;
+  // Even a finish in this very process may be between its two writes.
+  await new Promise((r) => setTimeout(r, graceMs));
+  if ((await deps.items.countDocuments(unfinished)) > 0) return null;
+  const counts = await recount(deps.items, task._id);
+  if (sum(counts) < task.total) return null;
+  const status = await complete(deps, task, counts, {});
+  return status ? { taskId: task._id, kind: task.kind, status, succeeded: 0, failed: 0, resumed: 0, counts } : null;
 }
