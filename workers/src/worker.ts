@@ -1,6 +1,6 @@
 import type { Bus, Subscription } from '@tagsonic/core/bus';
 import type { MediaRoots } from '@tagsonic/core/media';
-import type { Tasks } from '@tagsonic/core/tasks';
+import type { SettleReport, Tasks } from '@tagsonic/core/tasks';
 import { SUBJECTS } from '@tagsonic/core/tasks';
 import { createTagWriterPool, type TagJournal } from '@tagsonic/core/tags';
 import { SCAN_TASK_KIND } from '@tagsonic/core/library';
@@ -22,6 +22,8 @@ export interface WorkerDeps {
 }
 
 export interface Worker {
+  /** What the start-up settle did with tasks left unfinished by dead processes (for the start-up log). */
+  settled: SettleReport[];
   close(): Promise<void>;
 }
 
@@ -41,7 +43,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       },
       subjects: { 'tags.write': SUBJECTS.tagsWrite },
     });
-  await settle();
+  const settled = await settle();
   let sweeping = false;
   const sweep = setInterval(() => {
     if (sweeping) return;
@@ -75,6 +77,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     );
   }
   return {
+    settled,
     async close() {
       clearInterval(sweep);
       await Promise.all(subs.map((s) => s.close()));
