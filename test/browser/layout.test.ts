@@ -204,6 +204,16 @@ describe('file screen layout at 1440x900', { timeout: 120_000 }, () => {
     await field.press('Escape');
     await expect.poll(() => menu.count()).toBe(0);
     await field.fill('');
+
+    // The editor names single-value fields in the singular in English.
+    await setLanguage('en');
+    const label = async (f: string) => (await page.locator(`label[for="ts-field-${f}"]`).textContent())?.trim();
+    await expect.poll(() => label('artist')).toBe('Artist');
+    expect(await label('album')).toBe('Album');
+    expect(await label('genre')).toBe('Genre');
+    await screenshot(page, 'layout-05b-editor-en');
+    await setLanguage('zh-CN');
+    expect(await label('artist')).toBe('艺术家');
   });
 
   it("the bell's empty text is not clipped", async () => {

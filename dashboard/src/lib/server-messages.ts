@@ -69,7 +69,8 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_DASHBOARD_NETWORK: { zh: '网络错误，无法连接服务器', en: 'Network error: the server cannot be reached.' },
   TAGSONIC_ERR_DASHBOARD_TIMEOUT: { zh: '服务器在 200 秒内没有响应', en: 'No answer within 200 s.' },
   TAGSONIC_ERR_DASHBOARD_NOT_JSON: { zh: '服务器返回的内容无法识别', en: 'The server answered with something that is not JSON.' },
-  TAGSONIC_ERR_DASHBOARD_NO_SUBSONIC: { zh: '此账号还没有 Subsonic 密码，请管理员在后台管理中设置', en: 'This account has no Subsonic password yet; an administrator can set one in the admin backend.' },
+  // Doc 2 §8's text for a missing streaming password.
+  TAGSONIC_ERR_DASHBOARD_NO_SUBSONIC: { zh: '请在后台管理创建一个subsonic密码，刷新页面试试吧', en: 'Create a Subsonic password in the admin backend, then reload the page.' },
   TAGSONIC_ERR_STORE_UNAVAILABLE: { zh: '数据库暂时不可用，请稍后再试', en: 'The database is unavailable; try again shortly.' },
   TAGSONIC_ERR_STORE_DUPLICATE_KEY: { zh: '已存在相同的记录', en: 'A record with the same key already exists.' },
   TAGSONIC_ERR_BUS_UNAVAILABLE: { zh: '后台任务服务暂时不可用，请稍后再试', en: 'The task service is unavailable; try again shortly.' },
