@@ -115,6 +115,25 @@ describe('the file of issue 10 item 4, read and written by the real engine in a 
   });
 });
 
+describe('memory a write leaves behind', () => {
+  it('a 100 MB WAV is written, and TagLib\'s heap that grew for it does not stay', { timeout: 120_000 }, async () => {
+    const work = path.join(dir, 'child-wav');
+    await mkdir(path.join(work, 'data'), { recursive: true });
+    const file = path.join(work, 'long.wav');
+    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'anoisesrc=duration=600:sample_rate=44100', '-ac', '2', '-c:a', 'pcm_s16le', file]);
+    const warmup = path.join(work, 'warm-up.mp3');
+    await copyFile(plain, warmup);
+
+    const { stdout } = await run(process.execPath, ['--expose-gc', CHILD, file, warmup, path.join(work, 'data')], { maxBuffer: 16 * MiB });
+    const report = JSON.parse(stdout) as ChildReport;
+    console.log(`100 MB WAV: baseline ${report.baselineMiB} MiB, peak ${report.peakMiB} MiB, after ${report.afterMiB} MiB`);
+    expect(report.write).toMatchObject({ ok: true, changed: ['title'] });
+    expect((await readTags(file)).tags.fields.title).toBe('Edited');
+    // Before: +200 MiB for good (the heap holds about twice the largest file it edited).
+    expect(report.afterMiB - report.baselineMiB).toBeLessThan(50);
+  });
+});
+
 describe('reading a tag beyond bounds', () => {
   it('leaves out a frame bigger than a frame may be and reads the rest', async () => {
     const file = path.join(dir, 'big-frame.mp3');

@@ -6,6 +6,10 @@
  * read-modify-write. The WASI backend narrows track numbers to integers and folds Vorbis DESCRIPTION
  * into COMMENT (taglib-wasm 1.5.1), so it is used only for the one thing the Emscripten binding cannot
  * do: pictures in Opus, WAV and AIFF (see formats.ts).
+ *
+ * A TagLib instance's wasm heap grows to hold the largest file it has edited (about twice its size)
+ * and never shrinks: after a big file the instances are dropped (`releaseAfter`), and the heap with them
+ * once the writes still using them are done.
  */
 import { TagLib } from 'taglib-wasm';
 import { TAG_ERRORS, unavailable } from './errors.ts';
@@ -29,4 +33,17 @@ export function taglibForTags(): Promise<TagLib> {
 export function taglibForPictures(): Promise<TagLib> {
   wasi ??= load('wasi');
   return wasi;
+}
+
+/**
+ * Files bigger than this are followed by new instances. The next write pays for loading them (~50 ms);
+ * a 100 MB WAV otherwise left ~200 MB of heap behind for good, on every thread that wrote one.
+ */
+export const RECYCLE_AFTER_BYTES = 32 * 1024 * 1024;
+
+/** Drops the loaded instances after an edit of `bytes` when that grew their heap beyond what is worth keeping. */
+export function releaseAfter(bytes: number): void {
+  if (bytes <= RECYCLE_AFTER_BYTES) return;
+  emscripten = null;
+  wasi = null;
 }

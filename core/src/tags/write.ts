@@ -9,7 +9,7 @@ import type { AudioFormat, TagSnapshot } from './model.ts';
 import { profileOf, type FormatProfile, type WriteFamily } from './formats.ts';
 import { TAG_MAPPING, canStore, propertyKey, usesNumberPair, type MappedKey } from './mapping.ts';
 import { deriveNames, type NormalizedArtwork, type NormalizedEdit } from './edit.ts';
-import { taglibForPictures, taglibForTags } from './taglib.ts';
+import { releaseAfter, taglibForPictures, taglibForTags } from './taglib.ts';
 import { TAG_ERRORS, invalid, unsupported } from './errors.ts';
 import { isTagsonicError } from '../errors/index.ts';
 
@@ -50,6 +50,14 @@ export function planWrite(path: string, format: AudioFormat, edit: NormalizedEdi
  * overwritten and the caller replaces it with the returned bytes.
  */
 export async function renderEdit(original: Uint8Array, plan: WritePlan, scratchPath: string): Promise<Uint8Array> {
+  try {
+    return await render(original, plan, scratchPath);
+  } finally {
+    releaseAfter(original.byteLength);
+  }
+}
+
+async function render(original: Uint8Array, plan: WritePlan, scratchPath: string): Promise<Uint8Array> {
   const taglib = await taglibForTags();
   let bytes = original;
   let source: TagState | null = null;
