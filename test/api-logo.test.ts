@@ -88,6 +88,15 @@ describe('background picture per account', () => {
     expect((await served(bob)).rawPayload).toEqual(blue);
   });
 
+  it("deleting an account removes its picture", async () => {
+    const carol = await h.rt.users.create({ username: 'carol', password: USER_PASSWORD });
+    expectOk(await upload(await login(h.app, 'carol', USER_PASSWORD), red));
+    const own = path.join(h.rt.config.dataDir, 'background', `user-${carol._id}`);
+    await expect(stat(own)).resolves.toBeTruthy();
+    expectOk(await call(h.app, admin, 'DELETE', '/apimt/admin/users/carol/'));
+    await expect(stat(own)).rejects.toThrow();
+  });
+
   it('still needs a session, the CSRF token and an image', async () => {
     expectError(await call(h.app, 'none', 'POST', '/apimt/restore_logo/'), 401);
     expectError(await call(h.app, { cookieOnly: alice }, 'POST', '/apimt/restore_logo/'), 403, 'TAGSONIC_ERR_AUTH_CSRF');

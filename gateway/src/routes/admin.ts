@@ -4,6 +4,7 @@ import { TagsonicError } from '@tagsonic/core/errors';
 import { effectiveRole, type UserDoc } from '@tagsonic/core/users';
 import { ok } from '../envelope.ts';
 import { requireAdmin, requireUser } from '../auth.ts';
+import { forgetBackground } from './logo.ts';
 import {
   CreateKeyRequest,
   CreateUserRequest,
@@ -67,7 +68,9 @@ export async function adminRoutes(app: FastifyInstance, ctx: Ctx): Promise<void>
     if (request.params.username === request.user.username) {
       throw new TagsonicError('conflict', 'TAGSONIC_ERR_USER_DELETE_SELF', 'You cannot delete the account you are signed in with.');
     }
+    const doomed = await ctx.users.findByName(request.params.username);
     await ctx.users.delete(request.params.username);
+    if (doomed) await forgetBackground(ctx, doomed);
     return ok(null, '删除成功！');
   });
 

@@ -68,6 +68,11 @@ export async function logoRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
   });
 }
 
+/** Removes an account's own picture (its account is being deleted); the shared one is left alone. */
+export async function forgetBackground(ctx: Ctx, user: Owner): Promise<void> {
+  await rm(ownFile(ctx, user), { force: true });
+}
+
 /** The URL of the picture `user` sees (versioned by its time), or null when the default is in use. */
 export async function backgroundUrl(ctx: Ctx, user: Owner): Promise<string | null> {
   const current = await currentFile(ctx, user);
