@@ -3,7 +3,7 @@
  * (ffmpeg will not write a 30 MB frame or 50,000 copies of one), around a real MPEG stream made by ffmpeg.
  */
 import { execFile } from 'node:child_process';
-import { open, readFile, rm } from 'node:fs/promises';
+import { open, readFile, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -21,6 +21,9 @@ export function id3Frame(id: string, body: Uint8Array): Buffer {
 
 /** A UTF-8 text frame (TIT2, TPE1…). */
 export const textFrame = (id: string, text: string): Buffer => id3Frame(id, Buffer.concat([Buffer.from([3]), Buffer.from(text, 'utf8')]));
+
+/** A UTF-16 text frame (encoding 1, little-endian with its BOM). */
+export const utf16TextFrame = (id: string, text: string): Buffer => id3Frame(id, Buffer.concat([Buffer.from([1, 0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
 
 /** A user text frame whose value is `valueBytes` bytes of "x". */
 export const txxxFrame = (description: string, valueBytes: number): Buffer =>
@@ -99,20 +102,28 @@ export async function writeMp3WithTag(file: string, frames: readonly Uint8Array[
 /** The hostile MP3 of `kind` at `file`. */
 export const makeOversizeTagMp3 = (file: string, kind: OversizeKind): Promise<void> => writeMp3WithTag(file, oversizeFrames(kind));
 
+/** A RIFF chunk: id, little-endian size, body, and a pad byte when the size is odd. */
+export function riffChunk(id: string, body: Uint8Array): Buffer {
+  const header = Buffer.alloc(8);
+  header.write(id, 0, 'latin1');
+  header.writeUInt32LE(body.length, 4);
+  return Buffer.concat([header, body, Buffer.alloc(body.length % 2)]);
+}
+
+/** A `LIST` chunk of RIFF INFO items (e.g. `['ICMT', 'a comment']`). */
+export const riffInfoList = (items: ReadonlyArray<readonly [string, string]>): Buffer =>
+  riffChunk('LIST', Buffer.concat([Buffer.from('INFO', 'latin1'), ...items.map(([id, text]) => riffChunk(id, Buffer.from(`${text}\0`, 'utf8')))]));
+
 /**
  * Writes `file`: two seconds of WAV made by ffmpeg, then one `id3 ` chunk per tag of `tags` (where ffmpeg
  * and TagLib put a WAV's ID3 tag), with the RIFF size updated.
  */
-export async function writeWavWithId3Chunks(file: string, tags: readonly Uint8Array[]): Promise<void> {
+export const writeWavWithId3Chunks = (file: string, tags: readonly Uint8Array[]): Promise<void> => writeWavWithChunks(file, tags.map((tag) => riffChunk('id3 ', tag)));
+
+/** Writes `file`: two seconds of WAV made by ffmpeg followed by `chunks` (made by `riffChunk`), with the RIFF size updated. */
+export async function writeWavWithChunks(file: string, parts: readonly Uint8Array[]): Promise<void> {
   await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2:sample_rate=44100', '-c:a', 'pcm_s16le', file]);
   const wav = await readFile(file);
-  const parts: Uint8Array[] = [];
-  for (const tag of tags) {
-    const chunk = Buffer.alloc(8);
-    chunk.write('id3 ', 0, 'latin1');
-    chunk.writeUInt32LE(tag.length, 4);
-    parts.push(chunk, tag, Buffer.alloc(tag.length % 2));
-  }
   wav.writeUInt32LE(wav.length - 8 + parts.reduce((n, p) => n + p.length, 0), 4);
   const fh = await open(file, 'w');
   try {
@@ -182,4 +193,12 @@ export async function writeFlacWithBlocks(file: string, blocks: ReadonlyArray<{ 
   } finally {
     await fh.close();
   }
+}
+
+/** Writes `file`: two seconds of Ogg Vorbis made by ffmpeg with a title and `count` more comments ("c0=x"…). */
+export async function writeOggWithComments(file: string, count: number): Promise<void> {
+  const meta = `${file}.ffmetadata`;
+  await writeFile(meta, [';FFMETADATA1', 'title=Many', ...Array.from({ length: count }, (_, i) => `c${i}=x`)].join('\n') + '\n');
+  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-i', meta, '-map', '0:a', '-map_metadata', '1', '-c:a', 'libvorbis', file]);
+  await rm(meta, { force: true });
 }

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { TagsonicError } from '../errors/index.ts';
 import { readTags } from './read.ts';
 import { safeWriteTags } from './safe-write.ts';
-import { MAX_EDIT_CHARS, MAX_FIELD_CHARS, MAX_FRAMES, MAX_NAMES, MAX_PICTURE_BYTES } from './bounds.ts';
+import { MAX_EDIT_CHARS, MAX_FIELD_CHARS, MAX_FRAMES, MAX_NAMES, MAX_PICTURE_BYTES, MAX_TAG_ITEMS } from './bounds.ts';
 import type { TagJournal } from './journal.ts';
 import type { TagEdit } from './model.ts';
 import { fileSha256, makeAudio, openJournal, tempDir } from './test-fixtures.ts';
@@ -27,8 +27,12 @@ import {
   makeOversizeTagMp3,
   textFrame,
   txxxFrame,
+  utf16TextFrame,
   writeMp3WithTag,
+  riffInfoList,
   writeFlacWithBlocks,
+  writeOggWithComments,
+  writeWavWithChunks,
   writeWavWithId3Chunks,
   type OversizeKind,
 } from '../../../test/support/oversize-tags.ts';
@@ -152,6 +156,21 @@ describe('reading a tag beyond bounds', () => {
     expect(overflow).toMatchObject({ frames: 5, largest: { id: 'TIT2' } });
   });
 
+  it('counts the values of a text frame: one frame of 10,001 artists is left out, long UTF-16 text is not', async () => {
+    const file = path.join(dir, 'many-values.mp3');
+    await writeMp3WithTag(file, [
+      textFrame('TIT2', 'Title'),
+      textFrame('TPE1', Array.from({ length: MAX_FRAMES + 1 }, (_, i) => `A${i}`).join('\0')),
+      utf16TextFrame('TXXX', 'NOTES\0' + 'la la la\n'.repeat(20_000)),
+      utf16TextFrame('TCOM', 'Composer'),
+    ]);
+    const { tags, overflow } = await readTags(file);
+    expect(tags.fields.title).toBe('Title');
+    expect(tags.fields.artist).toBeNull();
+    expect(tags.fields.composer).toBe('Composer');
+    expect(overflow).toMatchObject({ frames: 1, largest: { id: 'TPE1' } });
+  });
+
   it('reads a big cover within bounds in full, with nothing left out', async () => {
     const file = path.join(dir, 'big-cover.mp3');
     await writeMp3WithTag(file, [textFrame('TIT2', 'Cover'), apicFrame('image/jpeg', bigJpeg(12 * MiB, 3000, 3000))]);
@@ -200,6 +219,21 @@ describe('reading a tag beyond bounds', () => {
     const err = await refusal(readTags(wav));
     expect(err.code).toBe('TAGSONIC_ERR_TAGS_TAG_TOO_LARGE');
     expect(err.message).toMatch(/in all/);
+  });
+
+  it('refuses tags of too many tiny items: RIFF INFO items past the item bound, Ogg comments past the frame bound', async () => {
+    const wav = path.join(dir, 'many-items.wav');
+    await writeWavWithChunks(wav, [riffInfoList(Array.from({ length: MAX_TAG_ITEMS + 1 }, () => ['ICMT', 'x'] as const))]);
+    const ogg = path.join(dir, 'many-comments.ogg');
+    await writeOggWithComments(ogg, MAX_FRAMES + 1);
+    for (const file of [wav, ogg]) {
+      const err = await refusal(readTags(file));
+      expect(err.code).toBe('TAGSONIC_ERR_TAGS_TAG_TOO_LARGE');
+      expect(err.message).toMatch(/items or more/);
+    }
+    const fine = path.join(dir, 'some-comments.ogg');
+    await writeOggWithComments(fine, 50);
+    expect((await readTags(fine)).tags.fields.title).toBe('Many');
   });
 });
 

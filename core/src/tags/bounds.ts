@@ -44,10 +44,18 @@ export const MAX_PICTURE_BYTES = 16 * MiB - 64 * 1024;
 export const MAX_FRAME_BYTES = 4 * MAX_FIELD_CHARS + 64 * 1024;
 
 /**
- * Most frames in one tag. Real tags hold tens; podcasts with chapter frames a few hundred. TagLib keeps
- * an object per frame and music-metadata a value per frame.
+ * Most frames in one tag — or values: a text frame with several values counts each, as music-metadata
+ * makes an object of each. Real tags hold tens; podcasts with chapter frames a few hundred. TagLib
+ * keeps an object per frame too.
  */
 export const MAX_FRAMES = 10_000;
+
+/**
+ * Most tag items one parse reads as separate pieces (MP4 data atoms, APE and RIFF INFO items, FLAC
+ * blocks, Ogg pages…): room for `MAX_FRAMES` items and their names, and then some. A file can hold
+ * millions of tiny ones within the byte bounds, each an object in music-metadata.
+ */
+export const MAX_TAG_ITEMS = 5 * MAX_FRAMES;
 
 /**
  * Largest tag read as a whole (an ID3v2 tag, a FLAC or Ogg Vorbis comment block, an MP4 or APE item,
@@ -87,6 +95,15 @@ export function tagTooLarge(path: string, overflow: TagOverflow) {
     TAG_ERRORS.TAG_TOO_LARGE,
     `Tagsonic does not rewrite the tags of ${path}: ${describeOverflow(overflow)}. Remove those frames with another tag editor first; reading the file leaves them out.`,
     { path, overflow },
+  );
+}
+
+/** A tag of more items than `MAX_TAG_ITEMS` (or comments than `MAX_FRAMES`): the file is not read. */
+export function tooManyItems(path: string, items: number, limit: number) {
+  return unsupported(
+    TAG_ERRORS.TAG_TOO_LARGE,
+    `${path} could not be read: its tags hold ${items.toLocaleString('en')} items or more, more than Tagsonic reads (${limit.toLocaleString('en')}); the file is probably malformed.`,
+    { path, items, limit },
   );
 }
 

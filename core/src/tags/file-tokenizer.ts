@@ -14,7 +14,7 @@ import { closeSync, constants, fstatSync, openSync, read as readCallback, readSy
 import { open } from 'node:fs/promises';
 import { AbstractTokenizer, EndOfStreamError, type IGetToken, type IReadChunkOptions } from 'strtok3';
 import { StringType, Uint8ArrayType } from 'token-types';
-import { MAX_READ_BYTES, MAX_TAG_BYTES, readTooLarge } from './bounds.ts';
+import { MAX_READ_BYTES, MAX_TAG_BYTES, MAX_TAG_ITEMS, readTooLarge, tooManyItems } from './bounds.ts';
 import type { Segment } from './tag-cuts.ts';
 
 const BLOCK = 64 * 1024;
@@ -194,15 +194,16 @@ export abstract class SlabTokenizer extends AbstractTokenizer {
     this.position = position;
   }
 
-  /** Bytes of tags read so far (see `#bounded`). */
+  /** Bytes and pieces of tags read so far (see `#bounded`). */
   #tagBytes = 0;
+  #tagItems = 0;
 
   /**
    * What a read may take (bounds.ts). Parsers read a tag or tag item whole — as raw bytes, a string or
    * an MP4 data atom (an ID3v2 tag, a WAV/AIFF `id3 ` chunk, a FLAC metadata block, an MP4 item) — and
    * a hostile file can claim hundreds of megabytes for one, or hold any number of them: one may take
-   * `MAX_TAG_BYTES`, all of a parse's together `MAX_READ_BYTES`. Anything else (MP4 sample tables,
-   * buffers) may take `MAX_READ_BYTES` at once.
+   * `MAX_TAG_BYTES`, all of a parse's together `MAX_READ_BYTES`, and there may be `MAX_TAG_ITEMS` of
+   * them. Anything else (MP4 sample tables, buffers) may take `MAX_READ_BYTES` at once.
    */
   #bounded(length: number, token?: IGetToken<unknown>, consumed = false): void {
     const path = this.fileInfo.path;
@@ -212,8 +213,10 @@ export abstract class SlabTokenizer extends AbstractTokenizer {
       return;
     }
     if (length > MAX_TAG_BYTES) throw readTooLarge(path, length, 'tag');
-    if (consumed) this.#tagBytes += length;
+    if (!consumed) return;
+    this.#tagBytes += length;
     if (this.#tagBytes > MAX_READ_BYTES) throw readTooLarge(path, this.#tagBytes, 'tags');
+    if (++this.#tagItems > MAX_TAG_ITEMS) throw tooManyItems(path, this.#tagItems, MAX_TAG_ITEMS);
   }
 
   override async readBuffer(target: Uint8Array, options?: IReadChunkOptions): Promise<number> {

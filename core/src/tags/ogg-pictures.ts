@@ -108,16 +108,40 @@ async function* commentPieces(read: ReadAt): AsyncGenerator<{ position: number; 
 }
 
 /**
- * The size of the comment header, from page headers alone, stopping once it is beyond `MAX_TAG_BYTES`:
- * music-metadata assembles that packet in memory whole (covers and all) before parsing it.
+ * The size of the comment header, from page headers, stopping once it is beyond `MAX_TAG_BYTES`, and
+ * how many comments it says it holds: music-metadata assembles that packet in memory whole (covers and
+ * all) and makes an object of each comment.
  */
-export async function oggCommentBytes(read: ReadAt): Promise<number> {
-  let size = 0;
+export async function oggCommentSize(read: ReadAt): Promise<{ bytes: number; comments: number }> {
+  const pieces: { position: number; length: number }[] = [];
+  let bytes = 0;
   for await (const piece of commentPieces(read)) {
-    size += piece.length;
-    if (size > MAX_TAG_BYTES) break;
+    pieces.push(piece);
+    bytes += piece.length;
+    if (bytes > MAX_TAG_BYTES) break;
   }
-  return size;
+  /** `length` bytes of the packet from `offset`, across its pages. */
+  const at = async (offset: number, length: number): Promise<Uint8Array> => {
+    const out = new Uint8Array(length);
+    let n = 0;
+    let start = 0; // the packet offset where piece `p` begins
+    for (const p of pieces) {
+      const from = offset + n - start;
+      if (n < length && from >= 0 && from < p.length) {
+        const bytes = await read(p.position + from, Math.min(length - n, p.length - from));
+        out.set(bytes, n);
+        n += bytes.length;
+      }
+      start += p.length;
+    }
+    return out.subarray(0, n);
+  };
+  const magic = await at(0, 8);
+  const start = magic.length === 8 && ascii(magic, 0, 8) === 'OpusTags' ? 8 : 7;
+  const vendor = await at(start, 4);
+  if (vendor.length < 4) return { bytes, comments: 0 };
+  const count = await at(start + 4 + Buffer.from(vendor).readUInt32LE(0), 4);
+  return { bytes, comments: count.length < 4 ? 0 : Buffer.from(count).readUInt32LE(0) };
 }
 
 /** Packet 1 of the first logical stream, assembled from its pages. */

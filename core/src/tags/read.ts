@@ -24,9 +24,9 @@ import { artworkInfo } from './image-info.ts';
 import { TAG_ERRORS, TagsonicError, fsError, invalid, unsupported } from './errors.ts';
 import { BlockFileTokenizer, MemoryTokenizer, NotRegularFile, openAsync, openForReader, splicedAccess, type FileAccess, type SlabTokenizer } from './file-tokenizer.ts';
 import { measureTag } from './tag-cuts.ts';
-import { MAX_FRAMES, MAX_PICTURE_BYTES, MAX_TAG_BYTES, leaveOut, readTooLarge, tagTooLarge } from './bounds.ts';
+import { MAX_FRAMES, MAX_PICTURE_BYTES, MAX_TAG_BYTES, leaveOut, readTooLarge, tagTooLarge, tooManyItems } from './bounds.ts';
 import { oggDuration } from './ogg-duration.ts';
-import { isOggVorbisOrOpus, oggCommentBytes, oggPictures, type ReadAt } from './ogg-pictures.ts';
+import { isOggVorbisOrOpus, oggCommentSize, oggPictures, type ReadAt } from './ogg-pictures.ts';
 
 /**
  * How music-metadata parses: no full duration scan (formats that need one are completed here, see
@@ -141,8 +141,9 @@ async function parseWith(tokenizer: SlabTokenizer, path: string, fileSize: numbe
   };
   const ogg = await isOggVorbisOrOpus(readAt);
   if (ogg) {
-    const commentBytes = await oggCommentBytes(readAt);
-    if (commentBytes > MAX_TAG_BYTES) throw readTooLarge(path, commentBytes, 'tag');
+    const comment = await oggCommentSize(readAt);
+    if (comment.bytes > MAX_TAG_BYTES) throw readTooLarge(path, comment.bytes, 'tag');
+    if (comment.comments > MAX_FRAMES) throw tooManyItems(path, comment.comments, MAX_FRAMES);
   }
   let meta = await parseFromTokenizer(tokenizer, { ...PARSE_OPTIONS, skipCovers: ogg });
   if (ogg && !(meta.format.duration! > 0)) {

@@ -72,14 +72,18 @@ async function measureId3v2(head: Uint8Array, read: RandomRead, fileSize: number
     const end = Math.min(pos + frameHeader + length, tagBytes);
     const bytes = end - pos;
     const limit = PICTURE_FRAMES.has(id) ? MAX_PICTURE_BYTES : MAX_FRAME_BYTES;
-    if (length > limit || keptFrames >= MAX_FRAMES || HEADER + keptBytes + bytes > MAX_TAG_BYTES) {
+    const within = length <= limit && keptFrames < MAX_FRAMES && HEADER + keptBytes + bytes <= MAX_TAG_BYTES;
+    // Flags that transform the body (compression, encryption, a data length indicator…): read as one value.
+    const plain = major === 2 || h[9] === 0;
+    const values = within && plain && id.startsWith('T') ? await textValues(window, pos + frameHeader, end - pos - frameHeader, major) : 1;
+    if (!within || keptFrames + values > MAX_FRAMES) {
       overflow = leaveOut(overflow, id, bytes);
     } else {
       const last = kept.at(-1);
       if (last && last.position + last.length === pos) last.length += bytes;
       else kept.push({ position: pos, length: bytes });
       keptBytes += bytes;
-      keptFrames++;
+      keptFrames += values;
     }
     pos = end;
   }
@@ -93,6 +97,36 @@ async function measureId3v2(head: Uint8Array, read: RandomRead, fileSize: number
   const segments: Segment[] = [{ bytes: header }, ...kept];
   if (fileSize > tagBytes) segments.push({ position: tagBytes, length: fileSize - tagBytes });
   return { overflow, segments, tagBytes };
+}
+
+/**
+ * How many values music-metadata makes of a text frame at least: it splits the text on NUL (and before
+ * ID3v2.4, some frames on "/"), so 4 MiB of "a\0a\0…" would be two million values. Counts separators
+ * without decoding: single zero bytes (or "/") in Latin-1 and UTF-8, aligned zero pairs in UTF-16.
+ */
+async function textValues(window: (position: number, length: number) => Promise<Uint8Array>, body: number, length: number, major: number): Promise<number> {
+  if (length < 2) return 1;
+  const encoding = (await window(body, 1))[0];
+  const wide = encoding === 1 || encoding === 2;
+  const slash = major < 4;
+  let count = 1;
+  let even = 0;
+  for (let off = 1; off < length; ) {
+    const chunk = await window(body + off, Math.min(WINDOW, length - off));
+    if (chunk.length === 0) break;
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      if (!wide) {
+        if (b === 0 || (slash && b === 0x2f)) count++;
+      } else if ((off + i - 1) % 2 === 0) {
+        even = b;
+      } else if ((even === 0 && b === 0) || (slash && ((even === 0x2f && b === 0) || (even === 0 && b === 0x2f)))) {
+        count++;
+      }
+    }
+    off += chunk.length;
+  }
+  return count;
 }
 
 const FLAC_COMMENT = 4;
