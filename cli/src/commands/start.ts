@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker } from '@tagsonic/workers';
 import { LibraryWatcher, WATCH_SCHEDULE } from '@tagsonic/workers/scanner';
@@ -82,8 +83,9 @@ export async function start(options: StartOptions): Promise<void> {
     }
     closers.unshift(() => app.close());
     const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    const { port } = app.server.address() as AddressInfo; // the one the system chose when TAGSONIC_PORT=0
     notice.info(
-      `Tagsonic ${VERSION.display} (${rt.buildId}) listening on http://${shown}:${config.port}/ ` +
+      `Tagsonic ${VERSION.display} (${rt.buildId}) listening on http://${shown}:${port}/ ` +
         `(bound to ${config.host}; home ${config.home}, store ${rt.store.driver}, bus ${rt.bus.driver})`,
     );
   }
