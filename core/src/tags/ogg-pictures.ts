@@ -24,17 +24,47 @@ export async function isOggVorbisOrOpus(read: ReadAt): Promise<boolean> {
   return ascii(head, body, body + 8) === 'OpusHead' || ascii(head, body + 1, body + 7) === 'vorbis';
 }
 
-/** The pictures in the comment header; `[]` when there are none or the header cannot be read. */
-export async function oggPictures(read: ReadAt): Promise<IPicture[]> {
-  const packet = await commentPacket(read);
-  if (!packet) return [];
+/**
+ * The comment header (packet 1 of the first logical stream), read once per parse: its size, and its
+ * bytes when it is complete and within `MAX_TAG_BYTES` (music-metadata assembles that packet whole, covers
+ * and all, and makes an object of each comment — the reader checks both before it parses).
+ */
+export interface OggComment {
+  bytes: number;
+  packet: Uint8Array | null;
+}
+
+export async function oggComment(read: ReadAt): Promise<OggComment> {
+  const { pieces, bytes, complete } = await commentPieces(read);
+  if (!complete || bytes > MAX_TAG_BYTES) return { bytes, packet: null };
+  const parts: Uint8Array[] = [];
+  for (const piece of pieces) {
+    const part = await read(piece.position, piece.length);
+    if (part.length < piece.length) return { bytes, packet: null };
+    parts.push(part);
+  }
+  return { bytes, packet: parts.length === 1 ? parts[0]! : Buffer.concat(parts) };
+}
+
+/** Where the comments start in the packet and how many it says it holds; `null` when it is no comment header. */
+function commentList(packet: Uint8Array): { b: Buffer; pos: number; count: number } | null {
   const b = Buffer.from(packet.buffer, packet.byteOffset, packet.byteLength);
-  let pos = ascii(b, 0, 8) === 'OpusTags' ? 8 : ascii(b, 1, 7) === 'vorbis' && b[0] === 3 ? 7 : -1;
-  if (pos < 0 || pos + 8 > b.length) return [];
+  let pos = b.length >= 8 && ascii(b, 0, 8) === 'OpusTags' ? 8 : b.length >= 7 && ascii(b, 1, 7) === 'vorbis' && b[0] === 3 ? 7 : -1;
+  if (pos < 0 || pos + 8 > b.length) return null;
   pos += 4 + b.readUInt32LE(pos);
-  if (pos + 4 > b.length) return [];
-  const count = b.readUInt32LE(pos);
-  pos += 4;
+  if (pos + 4 > b.length) return null;
+  return { b, pos: pos + 4, count: b.readUInt32LE(pos) };
+}
+
+/** How many comments the header says it holds. */
+export const oggCommentCount = (packet: Uint8Array): number => commentList(packet)?.count ?? 0;
+
+/** The pictures in the comment header; `[]` when there are none or the header cannot be read. */
+export function oggPictures(packet: Uint8Array): IPicture[] {
+  const list = commentList(packet);
+  if (!list) return [];
+  const { b, count } = list;
+  let pos = list.pos;
   const pictures: IPicture[] = [];
   for (let i = 0; i < count && pos + 4 <= b.length; i++) {
     const len = b.readUInt32LE(pos);
@@ -70,18 +100,20 @@ function flacPicture(b: Buffer): IPicture | null {
 }
 
 /**
- * Where the bytes of packet 1 (the comment header) of the first logical stream lie, page by page; the
- * last piece has `end` set. Only page headers are read.
+ * Where the bytes of packet 1 (the comment header) of the first logical stream lie, page by page, from
+ * page headers alone; stops once they pass `MAX_TAG_BYTES`. `complete` when the packet's end was seen.
  */
-async function* commentPieces(read: ReadAt): AsyncGenerator<{ position: number; length: number; end: boolean }> {
+async function commentPieces(read: ReadAt): Promise<{ pieces: { position: number; length: number }[]; bytes: number; complete: boolean }> {
+  const pieces: { position: number; length: number }[] = [];
+  let bytes = 0;
   let pos = 0;
   let serial: number | null = null;
   let index = 0;
-  for (let pages = 0; pages < 10_000; pages++) {
+  for (let pages = 0; pages < 10_000 && bytes <= MAX_TAG_BYTES; pages++) {
     const header = await read(pos, 27 + 255);
-    if (header.length < 27 || ascii(header, 0, 4) !== 'OggS') return;
+    if (header.length < 27 || ascii(header, 0, 4) !== 'OggS') break;
     const segments = header[26]!;
-    if (header.length < 27 + segments) return;
+    if (header.length < 27 + segments) break;
     const pageSerial = Buffer.from(header.buffer, header.byteOffset, header.byteLength).readUInt32LE(14);
     let bodyLength = 0;
     for (let i = 0; i < segments; i++) bodyLength += header[27 + i]!;
@@ -97,64 +129,16 @@ async function* commentPieces(read: ReadAt): AsyncGenerator<{ position: number; 
       offset += lace;
       if (lace < 255) {
         if (index === 1) {
-          yield { position: bodyStart + from, length: offset - from, end: true };
-          return;
+          pieces.push({ position: bodyStart + from, length: offset - from });
+          return { pieces, bytes: bytes + offset - from, complete: true };
         }
         index++;
       }
     }
-    if (index === 1 && from >= 0) yield { position: bodyStart + from, length: offset - from, end: false };
-  }
-}
-
-/**
- * The size of the comment header, from page headers, stopping once it is beyond `MAX_TAG_BYTES`, and
- * how many comments it says it holds: music-metadata assembles that packet in memory whole (covers and
- * all) and makes an object of each comment.
- */
-export async function oggCommentSize(read: ReadAt): Promise<{ bytes: number; comments: number }> {
-  const pieces: { position: number; length: number }[] = [];
-  let bytes = 0;
-  for await (const piece of commentPieces(read)) {
-    pieces.push(piece);
-    bytes += piece.length;
-    if (bytes > MAX_TAG_BYTES) break;
-  }
-  /** `length` bytes of the packet from `offset`, across its pages. */
-  const at = async (offset: number, length: number): Promise<Uint8Array> => {
-    const out = new Uint8Array(length);
-    let n = 0;
-    let start = 0; // the packet offset where piece `p` begins
-    for (const p of pieces) {
-      const from = offset + n - start;
-      if (n < length && from >= 0 && from < p.length) {
-        const bytes = await read(p.position + from, Math.min(length - n, p.length - from));
-        out.set(bytes, n);
-        n += bytes.length;
-      }
-      start += p.length;
+    if (index === 1 && from >= 0) {
+      pieces.push({ position: bodyStart + from, length: offset - from });
+      bytes += offset - from;
     }
-    return out.subarray(0, n);
-  };
-  const magic = await at(0, 8);
-  const start = magic.length === 8 && ascii(magic, 0, 8) === 'OpusTags' ? 8 : 7;
-  const vendor = await at(start, 4);
-  if (vendor.length < 4) return { bytes, comments: 0 };
-  const count = await at(start + 4 + Buffer.from(vendor).readUInt32LE(0), 4);
-  return { bytes, comments: count.length < 4 ? 0 : Buffer.from(count).readUInt32LE(0) };
-}
-
-/** Packet 1 of the first logical stream, assembled from its pages. */
-async function commentPacket(read: ReadAt): Promise<Uint8Array | null> {
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const piece of commentPieces(read)) {
-    size += piece.length;
-    if (size > MAX_TAG_BYTES) return null;
-    const bytes = await read(piece.position, piece.length);
-    if (bytes.length < piece.length) return null;
-    parts.push(bytes);
-    if (piece.end) return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
   }
-  return null;
+  return { pieces, bytes, complete: false };
 }

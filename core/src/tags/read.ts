@@ -26,7 +26,7 @@ import { BlockFileTokenizer, MemoryTokenizer, NotRegularFile, openAsync, openFor
 import { measureTag } from './tag-cuts.ts';
 import { MAX_FRAMES, MAX_PICTURE_BYTES, MAX_TAG_BYTES, leaveOut, readTooLarge, tagTooLarge, tooManyItems } from './bounds.ts';
 import { oggDuration } from './ogg-duration.ts';
-import { isOggVorbisOrOpus, oggCommentSize, oggPictures, type ReadAt } from './ogg-pictures.ts';
+import { isOggVorbisOrOpus, oggComment, oggCommentCount, oggPictures, type OggComment, type ReadAt } from './ogg-pictures.ts';
 
 /**
  * How music-metadata parses: no full duration scan (formats that need one are completed here, see
@@ -140,10 +140,12 @@ async function parseWith(tokenizer: SlabTokenizer, path: string, fileSize: numbe
     return buffer.subarray(0, got);
   };
   const ogg = await isOggVorbisOrOpus(readAt);
+  let comment: OggComment | null = null;
   if (ogg) {
-    const comment = await oggCommentSize(readAt);
+    comment = await oggComment(readAt);
     if (comment.bytes > MAX_TAG_BYTES) throw readTooLarge(path, comment.bytes, 'tag');
-    if (comment.comments > MAX_FRAMES) throw tooManyItems(path, comment.comments, MAX_FRAMES);
+    const count = comment.packet ? oggCommentCount(comment.packet) : 0;
+    if (count > MAX_FRAMES) throw tooManyItems(path, count, MAX_FRAMES);
   }
   let meta = await parseFromTokenizer(tokenizer, { ...PARSE_OPTIONS, skipCovers: ogg });
   if (ogg && !(meta.format.duration! > 0)) {
@@ -158,7 +160,8 @@ async function parseWith(tokenizer: SlabTokenizer, path: string, fileSize: numbe
   if (!(meta.format.duration! > 0) && meta.format.bitrate! > 0 && (meta.format.container ?? '').toLowerCase().startsWith('adts')) {
     meta = { ...meta, format: { ...meta.format, duration: (size * 8) / meta.format.bitrate! } };
   }
-  return describe(meta, fileSize, path, ogg ? await oggPictures(readAt) : undefined, overflow);
+  const pictures = comment ? (comment.packet ? oggPictures(comment.packet) : []) : undefined;
+  return describe(meta, fileSize, path, pictures, overflow);
 }
 
 /** Same as `inspectFile` for bytes already in memory (the safe write parses what it is about to replace). */

@@ -24,7 +24,8 @@ export interface TagCut {
 const HEADER = 10;
 /** Covers: APIC (ID3v2.3/2.4) and PIC (ID3v2.2). */
 const PICTURE_FRAMES = new Set(['APIC', 'PIC']);
-const WINDOW = 64 * 1024;
+/** Frame headers are read through a small window: tags with a cover need two or three reads. */
+const WINDOW = 4 * 1024;
 
 /** The size in an ID3v2 tag header, read exactly as music-metadata reads it (ID3v2Token.UINT32SYNCSAFE). */
 const syncsafe = (b: Uint8Array, at: number) => ((b[at + 3]! & 0x7f) | (b[at + 2]! << 7) | (b[at + 1]! << 14) | (b[at]! << 21)) >>> 0;
@@ -104,7 +105,7 @@ async function measureId3v2(head: Uint8Array, read: RandomRead, fileSize: number
  * ID3v2.4, some frames on "/"), so 4 MiB of "a\0a\0…" would be two million values. Counts separators
  * without decoding: single zero bytes (or "/") in Latin-1 and UTF-8, aligned zero pairs in UTF-16.
  */
-async function textValues(window: (position: number, length: number) => Promise<Uint8Array>, body: number, length: number, major: number): Promise<number> {
+async function textValues(window: Window, body: number, length: number, major: number): Promise<number> {
   if (length < 2) return 1;
   const encoding = (await window(body, 1))[0];
   const wide = encoding === 1 || encoding === 2;
@@ -140,14 +141,15 @@ const FLAC_PICTURE = 6;
  */
 async function measureFlac(head: Uint8Array, read: RandomRead, fileSize: number): Promise<TagCut | null> {
   if (head.length < 4 || head[0] !== 0x66 || head[1] !== 0x4c || head[2] !== 0x61 || head[3] !== 0x43) return null;
-  const h = new Uint8Array(4);
+  const window = windowed(read);
   const kept: { position: number; length: number; type: number }[] = [];
   let keptBytes = 0;
   let keptItems = 0;
   let overflow: TagOverflow | null = null;
   let pos = 4;
   for (;;) {
-    if ((await read(h, pos)) < 4) break; // cut short: the parser says so
+    const h = await window(pos, 4);
+    if (h.length < 4) break; // cut short: the parser says so
     const last = (h[0]! & 0x80) !== 0;
     const type = h[0]! & 0x7f;
     const bytes = 4 + uint24(h, 1);
@@ -157,7 +159,7 @@ async function measureFlac(head: Uint8Array, read: RandomRead, fileSize: number)
       keep =
         keptItems < MAX_FRAMES &&
         keptBytes + bytes <= MAX_TAG_BYTES &&
-        (type === FLAC_PICTURE ? bytes - 4 <= MAX_PICTURE_BYTES : (await flacComments(read, pos + 4)) <= MAX_FRAMES);
+        (type === FLAC_PICTURE ? bytes - 4 <= MAX_PICTURE_BYTES : (await flacComments(window, pos + 4)) <= MAX_FRAMES);
       if (keep) {
         keptBytes += bytes;
         keptItems++;
@@ -181,16 +183,16 @@ async function measureFlac(head: Uint8Array, read: RandomRead, fileSize: number)
 }
 
 /** How many comments a FLAC comment block at `position` says it holds (after the vendor string). */
-async function flacComments(read: RandomRead, position: number): Promise<number> {
-  const b = new Uint8Array(4);
-  if ((await read(b, position)) < 4) return 0;
-  const vendor = (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
-  if ((await read(b, position + 4 + vendor)) < 4) return 0;
-  return (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
+async function flacComments(window: Window, position: number): Promise<number> {
+  const uint32le = (b: Uint8Array) => (b.length < 4 ? null : (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0);
+  const vendor = uint32le(await window(position, 4));
+  return vendor === null ? 0 : (uint32le(await window(position + 4 + vendor, 4)) ?? 0);
 }
 
-/** Reads through a 64 KiB window: the headers of small frames are close together, big frames are skipped. */
-function windowed(read: RandomRead): (position: number, length: number) => Promise<Uint8Array> {
+/** Reads through a window of `WINDOW` bytes: the headers of small frames are close together, big frames are skipped. */
+type Window = (position: number, length: number) => Promise<Uint8Array>;
+
+function windowed(read: RandomRead): Window {
   const buffer = new Uint8Array(WINDOW);
   let start = 0;
   let filled = 0;
