@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { request as httpRequest } from 'node:http';
@@ -61,7 +61,10 @@ async function startTagsonic(home: string, command: 'start' | 'gateway' | 'worke
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const base = `http://127.0.0.1:${port}`;
   if (command === 'worker') {
-    await expect.poll(() => /worker consuming commands/.test(out), { timeout: 60_000, interval: 100, message: `the worker to start: ${out}` }).toBe(true);
+    const over = () => child.exitCode !== null || child.signalCode !== null;
+    await expect.poll(() => /worker consuming commands/.test(out) || over(), { timeout: 60_000, interval: 100, message: 'the worker to start' }).toBe(true);
+    // A worker that exits at start says why.
+    expect(out).toMatch(/worker consuming commands/);
   }
   else {
     await expect
@@ -71,6 +74,7 @@ async function startTagsonic(home: string, command: 'start' | 'gateway' | 'worke
   return {
     base,
     output: () => out,
+    running: () => child.exitCode === null && child.signalCode === null,
     async kill(signal: NodeJS.Signals) {
       child.kill(signal);
       await exited;
@@ -260,6 +264,54 @@ describe('a task interrupted by kill -9', () => {
       expect(after.items.every((i) => i.status === 'success')).toBe(true);
       expect(new Set(after.committed.map((e) => e.path)).size).toBe(MANY);
       for (const [i, f] of files.entries()) expect((await readTags(f)).tags.fields.title).toBe(`New ${i + 1}`);
+    } finally {
+      await nats.stop();
+    }
+  }, 300_000);
+});
+
+describe('a worker started while another one writes (distributed mode)', () => {
+  it("leaves the live worker's journal entries and temp files alone: the task succeeds, nothing crashes, no file is lost", async () => {
+    const nats = await startNatsServer();
+    try {
+      const { home, files } = await library(MANY);
+      const env = { TAGSONIC_NATS_URL: nats.url };
+      const first = await startTagsonic(home, 'worker', env);
+      const gateway = await startTagsonic(home, 'gateway', env);
+      const token = await login(gateway.base);
+      const events = followProgress(gateway.base, token);
+      await new Promise((r) => setTimeout(r, 200));
+      void saveAll(gateway.base, token, files);
+      const ours = () => events.progress.filter((p) => p.total === MANY);
+      const done = () => Math.max(0, ...ours().map((p) => p.done));
+      await expect.poll(done, { timeout: 60_000, interval: 10 }).toBeGreaterThanOrEqual(20);
+
+      // The second worker's start-up journal recovery runs while the first one has writes in flight.
+      const second = await startTagsonic(home, 'worker', env);
+      // Otherwise the recovery met no write in flight and this test proves nothing.
+      expect(done()).toBeLessThan(MANY);
+      const taskId = ours()[0].taskId;
+      const task = () => inStore(home, async (store) => (await store.collection<TaskDoc>('tasks').findOne({ _id: taskId }))!);
+      await expect.poll(async () => (await task()).status, { timeout: 120_000, interval: 500 }).toBe('success');
+      expect({ first: first.running(), second: second.running() }).toEqual({ first: true, second: true });
+      expect(first.output() + second.output()).not.toMatch(/expected pending/);
+      events.close();
+      await first.kill('SIGTERM');
+      await second.kill('SIGTERM');
+      await gateway.kill('SIGTERM');
+
+      const after = await inStore(home, async (store) => ({
+        task: (await store.collection<TaskDoc>('tasks').findOne({ _id: taskId }))!,
+        items: await store.collection<TaskItemDoc>('task_items').find({ taskId }),
+        entries: await store.collection<{ _id: string; path: string; state: string }>('tag_journal').find({ taskId }),
+      }));
+      expect(after.task.counts).toEqual({ success: MANY, fail: 0, miss: 0, skip: 0, stop: 0 });
+      expect(after.items.filter((i) => i.status !== 'success')).toEqual([]);
+      // Every write was committed by its writer: none failed or left pending by the second worker's recovery.
+      expect(after.entries.filter((e) => e.state !== 'committed')).toEqual([]);
+      expect(new Set(after.entries.map((e) => e.path)).size).toBe(MANY);
+      for (const [i, f] of files.entries()) expect((await readTags(f)).tags.fields.title).toBe(`New ${i + 1}`);
+      expect((await readdir(path.dirname(files[0]))).filter((n) => n.includes('.tagsonic-'))).toEqual([]);
     } finally {
       await nats.stop();
     }

@@ -38,7 +38,7 @@ export async function openRuntime(config: Config = loadConfig()): Promise<Runtim
   const roots = await MediaRoots.open({ media: config.mediaDir, download: config.downloadDir, webdav: config.webdavDir });
   const users = new Users(store);
   const tasks = new Tasks(store, bus);
-  const journal = createTagJournal({ store, blobDir: path.join(config.dataDir, 'journal-blobs') });
+  const journal = createTagJournal({ store, blobDir: path.join(config.dataDir, 'journal-blobs'), owner: tasks.leases });
   await users.init();
   await tasks.init();
   const library = await openLibrary({ store, tasks, roots: roots.roots });

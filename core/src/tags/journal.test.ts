@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { readFile, writeFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile, realpath, utimes, writeFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { TagsonicError } from '../errors/index.ts';
@@ -13,7 +13,9 @@ import { newId } from '../ids.ts';
 import { readTags } from './read.ts';
 import { safeWriteTags } from './safe-write.ts';
 import { undoTask, undoWrite } from './undo.ts';
-import { TAG_JOURNAL_COLLECTION, type JournalEntry, type TagJournal } from './journal.ts';
+import { TAG_JOURNAL_COLLECTION, createTagJournal, type JournalEntry, type NewJournalEntry, type TagJournal } from './journal.ts';
+import { tempPathFor } from './temp-files.ts';
+import { TaskLeases } from '../tasks/leases.ts';
 import { ffmpegCoverSha256, ffprobe, makeAudio, makeCover, openJournal, pcmMd5, probeTags, sha256, tempDir, type SourceKind } from './test-fixtures.ts';
 
 const run = promisify(execFile);
@@ -193,5 +195,102 @@ describe('recovery after a crash', () => {
     // The recovered write can be undone like any other.
     await undoWrite(landed.writeId, ctx());
     expect((await readTags(landedFile)).tags.fields.title).toBe('原标题');
+  });
+});
+
+describe('recovery beside live writers (several processes sharing one store)', () => {
+  /** A pending write of `file` changing its title; `landed`: the file already holds it (renamed, not yet committed). */
+  async function pendingWrite(writer: TagJournal, file: string, landed: boolean): Promise<{ id: string; temp: string }> {
+    const before = (await readTags(file)).tags;
+    const id = newId();
+    const entry: NewJournalEntry = {
+      _id: id, path: file, format: 'flac', actor: 'tester', taskId: null, reason: null, undoOf: null, at: new Date().toISOString(),
+      before, after: landed ? before : { ...before, fields: { ...before.fields, title: `never written ${id}` } }, changed: ['title'], artworkChanged: false,
+    };
+    await writer.begin(entry);
+    const temp = tempPathFor(await realpath(file), id);
+    await writeFile(temp, 'a write in flight');
+    return { id, temp };
+  }
+  const present = (file: string) => readFile(file).then(() => true, () => false);
+  const blobDir = () => path.join(dir, 'blobs');
+
+  it('settles only the entries and temp files of writers that are gone; a live writer commits as usual', async () => {
+    const folder = path.join(dir, 'shared-folder');
+    await mkdir(folder, { recursive: true });
+    const live = new TaskLeases(store);
+    const gone = new TaskLeases(store);
+    const recovering = new TaskLeases(store);
+    const liveJournal = createTagJournal({ store, blobDir: blobDir(), owner: live });
+    const goneJournal = createTagJournal({ store, blobDir: blobDir(), owner: gone });
+    try {
+      const a = await pendingWrite(liveJournal, await makeAudio(folder, 'live', 'flac'), false);
+      const undone = await pendingWrite(liveJournal, await makeAudio(folder, 'live-undo', 'flac'), true);
+      await liveJournal.commit(undone.id);
+      await liveJournal.claimForUndo(undone.id); // the live writer is undoing it right now
+      const d = await pendingWrite(goneJournal, await makeAudio(folder, 'gone', 'flac'), false);
+      const old = await pendingWrite(journal, await makeAudio(folder, 'no-owner', 'flac'), true); // an entry from before owners
+      expect(await journal.get(old.id)).toMatchObject({ owner: null });
+      await gone.close(); // its process is gone
+      // A write before its entry (fresh: maybe in flight) and one a crash left long ago.
+      const fresh = tempPathFor(path.join(folder, 'fresh.flac'), newId());
+      const stale = tempPathFor(path.join(folder, 'stale.flac'), newId());
+      await writeFile(fresh, 'x');
+      await writeFile(stale, 'x');
+      await utimes(stale, new Date(Date.now() - 3600_000), new Date(Date.now() - 3600_000));
+
+      const report = await createTagJournal({ store, blobDir: blobDir(), owner: recovering }).recover();
+      expect(report.inFlight).toEqual(expect.arrayContaining([a.id, undone.id]));
+      expect(report.failed).toContain(d.id);
+      expect(report.committed).toContain(old.id);
+      expect([...report.committed, ...report.failed, ...report.undone, ...report.reopened]).not.toContain(a.id);
+      expect(report.reopened).not.toContain(undone.id);
+      expect(report.tempFilesRemoved.sort()).toEqual([d.temp, old.temp, stale].sort());
+      expect({ a: await present(a.temp), fresh: await present(fresh) }).toEqual({ a: true, fresh: true });
+      expect(await journal.get(a.id)).toMatchObject({ state: 'pending', owner: live.ownerId });
+      expect(await journal.get(undone.id)).toMatchObject({ state: 'undoing', undoOwner: live.ownerId });
+      expect(await journal.get(d.id)).toMatchObject({ state: 'failed', owner: gone.ownerId, recovered: true });
+
+      // The live writer finishes its write and its undo as if nothing had happened.
+      await liveJournal.commit(a.id);
+      await liveJournal.releaseUndo(undone.id);
+      expect(await journal.get(a.id)).toMatchObject({ state: 'committed' });
+      expect(await journal.get(undone.id)).toMatchObject({ state: 'committed' });
+    } finally {
+      await live.close();
+      await recovering.close();
+    }
+  });
+
+  it('never throws when writers settle their entries while it runs, and a write it gave up on commits when its rename lands', async () => {
+    const folder = path.join(dir, 'race-folder');
+    await mkdir(folder, { recursive: true });
+    // Entries without an owner are settled as a crash's, so they race with their writer (older workers, mixed versions).
+    const writes = [];
+    for (let i = 0; i < 12; i++) writes.push(await pendingWrite(journal, await makeAudio(folder, `race-${i}`, 'flac', { seed: i + 1 }), true));
+    const recovering = new TaskLeases(store);
+    try {
+      const recovery = createTagJournal({ store, blobDir: blobDir(), owner: recovering }).recover();
+      // The writer commits from the newest, recovery settles from the oldest: they meet in the middle.
+      for (const w of [...writes].reverse()) {
+        await journal.commit(w.id);
+        await new Promise((r) => setTimeout(r, 3));
+      }
+      const report = await recovery;
+      for (const w of writes) expect(await journal.get(w.id)).toMatchObject({ state: 'committed' });
+      expect(report.failed).toEqual([]);
+
+      // Recovery fails a write whose file does not hold it yet; the writer's rename then lands and it commits.
+      const late = await pendingWrite(journal, await makeAudio(folder, 'late', 'flac'), false);
+      expect((await createTagJournal({ store, blobDir: blobDir(), owner: recovering }).recover()).failed).toEqual([late.id]);
+      await journal.commit(late.id);
+      expect(await journal.get(late.id)).toMatchObject({ state: 'committed', error: null });
+      // A writer's own failure is not turned into a commit.
+      const own = await pendingWrite(journal, await makeAudio(folder, 'own-fail', 'flac'), false);
+      await journal.fail(own.id, 'verification failed');
+      await expect(journal.commit(own.id)).rejects.toMatchObject({ code: 'TAGSONIC_ERR_TAGS_NOT_UNDOABLE' });
+    } finally {
+      await recovering.close();
+    }
   });
 });

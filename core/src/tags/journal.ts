@@ -7,8 +7,13 @@
  * Entry life: pending (written before the rename) → committed (after it) → undoing → undone; or
  * failed. A crash between the rename and the commit leaves `pending`; `recover()` settles it by
  * reading the file (for a move: by which of the two names exists).
+ *
+ * Several processes may write through one store (distributed workers sharing the media roots), and each
+ * runs `recover()` when it starts. So an entry names the process that writes it (`owner`, its lease id)
+ * and recovery settles only the entries, and removes only the temp files, of processes that are gone:
+ * a live process's in-flight writes look exactly like a crash's leftovers but are not.
  */
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Collection, Doc, Store } from '../store/index.ts';
@@ -16,7 +21,7 @@ import type { TagField, TagSnapshot } from './model.ts';
 import { sha256Hex } from './image-info.ts';
 import { inspectFile } from './read.ts';
 import { diffSnapshots } from './edit.ts';
-import { cleanupTempFiles } from './temp-files.ts';
+import { isTempFileName } from './temp-files.ts';
 import { TAG_ERRORS, conflict, internal, notFound, unavailable } from './errors.ts';
 import { isTagsonicError } from '../errors/index.ts';
 import { exists } from '../files/side-files.ts';
@@ -24,6 +29,20 @@ import { exists } from '../files/side-files.ts';
 export const TAG_JOURNAL_COLLECTION = 'tag_journal';
 
 export type JournalState = 'pending' | 'committed' | 'undoing' | 'undone' | 'failed';
+
+/**
+ * The lease of the process writing through a journal (`TaskLeases` in ../tasks is one: the process's
+ * task lease, so one heartbeat says a process is alive for its tasks and its writes alike). Structural,
+ * so the tag engine does not depend on the task service.
+ */
+export interface JournalOwner {
+  /** Stamped on the entries this process begins and the undos it claims. */
+  readonly ownerId: string;
+  /** Registers the lease before its id is stamped anywhere (idempotent). */
+  ensure(): Promise<void>;
+  /** The ids among `ids` whose process is alive (this process's own id included). */
+  liveOwners(ids: Iterable<string | null | undefined>): Promise<Set<string>>;
+}
 
 /** What the safe write (or a move, see move.ts) records when it begins. */
 export interface NewJournalEntry {
@@ -55,6 +74,12 @@ export interface JournalEntry extends Doc, NewJournalEntry {
   /** Set on a write that was undone: the id of the undoing write (null when nothing had to be written). */
   undoneBy: string | null;
   error: string | null;
+  /** The lease id of the process that wrote the entry; absent on entries from before owners were kept. */
+  owner?: string | null;
+  /** The lease id of the process undoing it (set by `claimForUndo`). */
+  undoOwner?: string | null;
+  /** Set when `recover()` settled the entry instead of its writer. */
+  recovered?: boolean;
 }
 
 export interface RecoveryReport {
@@ -62,8 +87,18 @@ export interface RecoveryReport {
   failed: string[];
   undone: string[];
   reopened: string[];
+  /** Pending or undoing entries of processes still alive: their writes are in flight, not crashed. */
+  inFlight: string[];
   tempFilesRemoved: string[];
 }
+
+/**
+ * A temp file no journal entry names is a write before its entry, or one that crashed there. It may be
+ * a write in flight (in this process or another one), so with owners it is removed only when older than
+ * any write takes (the writer pool gives up on a step after 120 s).
+ */
+const STRAY_TEMP_AGE_MS = 10 * 60_000;
+const TEMP_WRITE_ID = /\.tagsonic-([0-9a-f]{24})\.tmp$/s;
 
 export interface TagJournal {
   readonly blobDir: string;
@@ -82,12 +117,21 @@ export interface TagJournal {
   listByTask(taskId: string): Promise<JournalEntry[]>;
   /** A file's writes, newest first. */
   listByPath(filePath: string, options?: { limit?: number }): Promise<JournalEntry[]>;
-  /** Settles entries a crash left `pending` or `undoing`, and removes temp files next to them. */
+  /**
+   * Settles entries a crash left `pending` or `undoing`, and removes temp files next to them. With an
+   * owner, entries of live processes (this one included) and their temp files are left alone; entries
+   * without an owner are settled as a crash's. Safe while others write: an entry its writer settles
+   * meanwhile is left as its writer left it.
+   */
   recover(): Promise<RecoveryReport>;
 }
 
-export function createTagJournal(options: { store: Store; blobDir: string }): TagJournal {
-  return new StoreTagJournal(options.store.collection<JournalEntry>(TAG_JOURNAL_COLLECTION), path.resolve(options.blobDir));
+/**
+ * `owner`: this process's lease. Without one (tests, tools) entries carry no owner and `recover()`
+ * treats every unfinished entry as a crash's, as a single process may.
+ */
+export function createTagJournal(options: { store: Store; blobDir: string; owner?: JournalOwner }): TagJournal {
+  return new StoreTagJournal(options.store.collection<JournalEntry>(TAG_JOURNAL_COLLECTION), path.resolve(options.blobDir), options.owner ?? null);
 }
 
 const now = () => new Date().toISOString();
@@ -95,12 +139,21 @@ const now = () => new Date().toISOString();
 class StoreTagJournal implements TagJournal {
   readonly blobDir: string;
   readonly #entries: Collection<JournalEntry>;
+  readonly #owner: JournalOwner | null;
   #indexes: Promise<void> | null = null;
   #blobDirReady: Promise<unknown> | null = null;
 
-  constructor(entries: Collection<JournalEntry>, blobDir: string) {
+  constructor(entries: Collection<JournalEntry>, blobDir: string, owner: JournalOwner | null) {
     this.#entries = entries;
     this.blobDir = blobDir;
+    this.#owner = owner;
+  }
+
+  /** This process's owner id, its lease registered first (an unregistered id would look dead to others). */
+  async #ownerId(): Promise<string | null> {
+    if (!this.#owner) return null;
+    await this.#owner.ensure();
+    return this.#owner.ownerId;
   }
 
   async #ready(): Promise<Collection<JournalEntry>> {
@@ -163,11 +216,19 @@ class StoreTagJournal implements TagJournal {
 
   async begin(entry: NewJournalEntry): Promise<void> {
     const entries = await this.#ready();
-    await entries.insertOne({ ...entry, state: 'pending', undoneBy: null, error: null, updatedAt: now() });
+    const owner = await this.#ownerId();
+    await entries.insertOne({ ...entry, state: 'pending', undoneBy: null, error: null, owner, updatedAt: now() });
   }
 
   async commit(writeId: string): Promise<void> {
-    await this.#transition(writeId, ['pending'], { state: 'committed' });
+    if (await this.#update(writeId, ['pending'], { state: 'committed' })) return;
+    // Only a recovery settles another process's entry: one ran while this write renamed (this process
+    // looked dead — a lapsed heartbeat — or ran code that kept no owners). The rename happened, so the
+    // write is committed whatever that recovery saw then; one it committed already stays as it is.
+    const entries = await this.#ready();
+    const reclaimed = await entries.updateOne({ _id: writeId, state: 'failed', recovered: true }, { $set: { state: 'committed', error: null, updatedAt: now() } });
+    if (reclaimed.matchedCount > 0) return;
+    await this.#transition(writeId, ['pending'], { state: 'committed' }, (e) => e.recovered === true && ['committed', 'undoing', 'undone'].includes(e.state));
   }
 
   async fail(writeId: string, reason: string): Promise<void> {
@@ -176,9 +237,10 @@ class StoreTagJournal implements TagJournal {
 
   async claimForUndo(writeId: string): Promise<JournalEntry> {
     const entries = await this.#ready();
+    const undoOwner = await this.#ownerId();
     const claimed = await entries.findOneAndUpdate(
       { _id: writeId, state: 'committed' },
-      { $set: { state: 'undoing', updatedAt: now() } },
+      { $set: { state: 'undoing', undoOwner, updatedAt: now() } },
       { returnDocument: 'after' },
     );
     if (claimed) return claimed;
@@ -195,11 +257,12 @@ class StoreTagJournal implements TagJournal {
   }
 
   async finishUndo(writeId: string, undoneBy: string | null): Promise<void> {
-    await this.#transition(writeId, ['undoing'], { state: 'undone', undoneBy });
+    // A recovery that found the file already restored may have finished it first.
+    await this.#transition(writeId, ['undoing'], { state: 'undone', undoneBy }, (e) => e.recovered === true && e.state === 'undone');
   }
 
   async releaseUndo(writeId: string): Promise<void> {
-    await this.#transition(writeId, ['undoing'], { state: 'committed' });
+    await this.#transition(writeId, ['undoing'], { state: 'committed' }, (e) => e.recovered === true && e.state === 'committed');
   }
 
   async get(writeId: string): Promise<JournalEntry | null> {
@@ -216,59 +279,113 @@ class StoreTagJournal implements TagJournal {
 
   async recover(): Promise<RecoveryReport> {
     const entries = await this.#ready();
-    const report: RecoveryReport = { committed: [], failed: [], undone: [], reopened: [], tempFilesRemoved: [] };
-    const dirs = new Set<string>();
-    for (const entry of await entries.find({ state: 'pending' }, { sort: { at: 1, _id: 1 } })) {
-      dirs.add(path.dirname(entry.path));
+    // Registered before judging others, so a process starting meanwhile leaves this one's writes alone.
+    await this.#ownerId();
+    const report: RecoveryReport = { committed: [], failed: [], undone: [], reopened: [], inFlight: [], tempFilesRemoved: [] };
+    const pending = await entries.find({ state: 'pending' }, { sort: { at: 1, _id: 1 } });
+    const undoing = await entries.find({ state: 'undoing' }, { sort: { at: 1, _id: 1 } });
+    const live = this.#owner ? await this.#owner.liveOwners([...pending.map((e) => e.owner), ...undoing.map((e) => e.undoOwner)]) : new Set<string>();
+    const isLive = (owner: string | null | undefined) => typeof owner === 'string' && live.has(owner);
+    /** Folder → the entries settled there: their temp files go. */
+    const settledIn = new Map<string, Set<string>>();
+    const settled = (entry: JournalEntry, done: boolean, list: string[]) => {
+      if (!done) return; // its writer (or another recovery) settled it meanwhile
+      list.push(entry._id);
+      const dir = path.dirname(entry.path);
+      if (!settledIn.has(dir)) settledIn.set(dir, new Set());
+      settledIn.get(dir)!.add(entry._id);
+    };
+
+    for (const entry of pending) {
+      if (isLive(entry.owner)) {
+        report.inFlight.push(entry._id);
+        continue;
+      }
       if (entry.kind === 'move') {
         // The move happened when the file is at its new name and no longer at the old one.
         if ((await exists(entry.path)) && !(await exists(entry.from!))) {
-          await this.commit(entry._id);
-          report.committed.push(entry._id);
+          settled(entry, await this.#update(entry._id, ['pending'], { state: 'committed', recovered: true }), report.committed);
         } else {
-          await this.fail(entry._id, 'the move did not happen before a crash');
-          report.failed.push(entry._id);
+          settled(entry, await this.#update(entry._id, ['pending'], { state: 'failed', error: 'the move did not happen before a crash', recovered: true }), report.failed);
         }
         continue;
       }
       const current = await snapshotOrNull(entry.path);
       if (current && diffSnapshots(entry.after, current).length === 0) {
-        await this.commit(entry._id);
-        report.committed.push(entry._id);
+        settled(entry, await this.#update(entry._id, ['pending'], { state: 'committed', recovered: true }), report.committed);
       } else {
         const why = current === null ? 'the file could not be read after a crash' : 'the write did not reach the file before a crash';
-        await this.fail(entry._id, why);
-        report.failed.push(entry._id);
+        settled(entry, await this.#update(entry._id, ['pending'], { state: 'failed', error: why, recovered: true }), report.failed);
       }
     }
-    for (const entry of await entries.find({ state: 'undoing' }, { sort: { at: 1, _id: 1 } })) {
-      dirs.add(path.dirname(entry.path));
+    for (const entry of undoing) {
+      if (isLive(entry.undoOwner)) {
+        report.inFlight.push(entry._id);
+        continue;
+      }
       const restored =
         entry.kind === 'move'
           ? (await exists(entry.from!)) && !(await exists(entry.path))
           : await snapshotOrNull(entry.path).then((current) => current !== null && diffSnapshots(entry.before, current).length === 0);
       if (restored) {
         const undo = await entries.findOne({ undoOf: entry._id, state: 'committed' }, { sort: { at: -1 } });
-        await this.finishUndo(entry._id, undo?._id ?? null);
-        report.undone.push(entry._id);
+        settled(entry, await this.#update(entry._id, ['undoing'], { state: 'undone', undoneBy: undo?._id ?? null, recovered: true }), report.undone);
       } else {
-        await this.releaseUndo(entry._id);
-        report.reopened.push(entry._id);
+        settled(entry, await this.#update(entry._id, ['undoing'], { state: 'committed', recovered: true }), report.reopened);
       }
     }
-    for (const dir of dirs) report.tempFilesRemoved.push(...(await cleanupTempFiles(dir)));
+
+    // Temp files of live processes' entries stay; those no entry names stay while they may be in flight.
+    const keep = new Set(report.inFlight);
+    const strayAgeMs = this.#owner ? STRAY_TEMP_AGE_MS : 0;
+    for (const [dir, ids] of settledIn) report.tempFilesRemoved.push(...(await removeTempFiles(dir, { settled: ids, keep, strayAgeMs })));
     return report;
   }
 
-  async #transition(writeId: string, from: JournalState[], set: Partial<JournalEntry>): Promise<void> {
+  /** A conditional state change; false when the entry was no longer in a state of `from`. */
+  async #update(writeId: string, from: JournalState[], set: Partial<JournalEntry>): Promise<boolean> {
     const entries = await this.#ready();
     const res = await entries.updateOne({ _id: writeId, state: { $in: from } }, { $set: { ...set, updatedAt: now() } });
-    if (res.matchedCount === 0) {
-      const entry = await entries.findOne({ _id: writeId });
-      if (!entry) throw notFound(TAG_ERRORS.JOURNAL_NOT_FOUND, `No tag write ${writeId} in the journal.`, { writeId });
-      throw conflict(TAG_ERRORS.NOT_UNDOABLE, `Write ${writeId} is ${entry.state}; expected ${from.join(' or ')}.`, { writeId, state: entry.state });
+    return res.matchedCount > 0;
+  }
+
+  /** A state change that must happen: a clear conflict otherwise, unless `alreadyDone` accepts the entry as it is. */
+  async #transition(writeId: string, from: JournalState[], set: Partial<JournalEntry>, alreadyDone?: (entry: JournalEntry) => boolean): Promise<void> {
+    if (await this.#update(writeId, from, set)) return;
+    const entry = await (await this.#ready()).findOne({ _id: writeId });
+    if (!entry) throw notFound(TAG_ERRORS.JOURNAL_NOT_FOUND, `No tag write ${writeId} in the journal.`, { writeId });
+    if (alreadyDone?.(entry)) return;
+    throw conflict(TAG_ERRORS.NOT_UNDOABLE, `Write ${writeId} is ${entry.state}; expected ${from.join(' or ')}.`, { writeId, state: entry.state });
+  }
+}
+
+/**
+ * Removes the temp files in `dir` of the writes in `settled`, and those of no write in `keep` (a
+ * crash's before its entry existed) once older than `strayAgeMs`. Returns the removed paths.
+ */
+async function removeTempFiles(dir: string, which: { settled: Set<string>; keep: Set<string>; strayAgeMs: number }): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!isTempFileName(name)) continue;
+    const writeId = TEMP_WRITE_ID.exec(name)?.[1] ?? '';
+    if (which.keep.has(writeId)) continue;
+    const full = path.join(dir, name);
+    try {
+      if (!which.settled.has(writeId) && which.strayAgeMs > 0 && Date.now() - (await stat(full)).mtimeMs < which.strayAgeMs) continue;
+      await rm(full, { force: true });
+      removed.push(full);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
   }
+  return removed;
 }
 
 async function snapshotOrNull(filePath: string): Promise<TagSnapshot | null> {
