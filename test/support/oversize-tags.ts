@@ -99,6 +99,13 @@ export async function writeMp3WithTag(file: string, frames: readonly Uint8Array[
   }
 }
 
+/** Writes `file`: the given ID3v2 tags one after another (made by `id3v2Tag`), then the same MP3 stream. */
+export async function writeMp3WithTags(file: string, tags: readonly Uint8Array[]): Promise<void> {
+  await writeMp3WithTag(file, []);
+  const mp3 = await readFile(file);
+  await writeFile(file, Buffer.concat([...tags, mp3.subarray(10)])); // without the empty tag
+}
+
 /** The hostile MP3 of `kind` at `file`. */
 export const makeOversizeTagMp3 = (file: string, kind: OversizeKind): Promise<void> => writeMp3WithTag(file, oversizeFrames(kind));
 

@@ -29,6 +29,7 @@ import {
   txxxFrame,
   utf16TextFrame,
   writeMp3WithTag,
+  writeMp3WithTags,
   riffInfoList,
   writeFlacWithBlocks,
   writeOggWithComments,
@@ -174,6 +175,16 @@ describe('reading a tag beyond bounds', () => {
     expect(overflow).toMatchObject({ frames: 1, largest: { id: 'TPE1' } });
   });
 
+  it('measures every ID3v2 tag in a row, as music-metadata reads them all', async () => {
+    const file = path.join(dir, 'two-tags.mp3');
+    await writeMp3WithTags(file, [id3v2Tag([textFrame('TIT2', 'First')]), id3v2Tag([textFrame('TPE1', 'Second'), txxxFrame('JUNK', 5 * MiB)])]);
+    const { tags, overflow } = await readTags(file);
+    expect(tags.fields.title).toBe('First');
+    expect(tags.fields.artist).toBe('Second');
+    expect(overflow).toMatchObject({ frames: 1, largest: { id: 'TXXX' } });
+    expect((await readTags(file)).audio.duration).toBeGreaterThan(1.5);
+  });
+
   it('reads a big cover within bounds in full, with nothing left out', async () => {
     const file = path.join(dir, 'big-cover.mp3');
     await writeMp3WithTag(file, [textFrame('TIT2', 'Cover'), apicFrame('image/jpeg', bigJpeg(12 * MiB, 3000, 3000))]);
@@ -213,6 +224,15 @@ describe('reading a tag beyond bounds', () => {
       expect(err.message).toContain(path.basename(file));
       await expectWriteRefused(file, { fields: { title: 'x' } }, 'TAGSONIC_ERR_TAGS_TAG_TOO_LARGE');
     }
+  });
+
+  it('refuses a WAV whose id3 chunk holds more values than a tag may (it cannot be cut inside the chunk)', async () => {
+    const wav = path.join(dir, 'chunk-values.wav');
+    const artists = textFrame('TPE1', Array.from({ length: MAX_FRAMES + 1 }, (_, i) => `A${i}`).join('\0'));
+    await writeWavWithId3Chunks(wav, [id3v2Tag([textFrame('TIT2', 'wav'), artists, txxxFrame('FILL', 200 * 1024)])]);
+    const err = await refusal(readTags(wav));
+    expect(err.code).toBe('TAGSONIC_ERR_TAGS_TAG_TOO_LARGE');
+    expect(err.message).toMatch(/TPE1 frame.*cannot leave them out/);
   });
 
   it('refuses a file whose tags are each within bounds but not all together (four 20 MiB WAV id3 chunks)', async () => {

@@ -98,6 +98,15 @@ export function tagTooLarge(path: string, overflow: TagOverflow) {
   );
 }
 
+/** A file whose tag is beyond the bounds where it cannot be cut (see tag-cuts.ts) is not read. */
+export function uncuttableTag(path: string, overflow: TagOverflow) {
+  return unsupported(
+    TAG_ERRORS.TAG_TOO_LARGE,
+    `${path} could not be read: ${describeOverflow(overflow)}, where Tagsonic cannot leave them out; the file is probably malformed.`,
+    { path, overflow },
+  );
+}
+
 /** A tag of more items than `MAX_TAG_ITEMS` (or comments than `MAX_FRAMES`): the file is not read. */
 export function tooManyItems(path: string, items: number, limit: number) {
   return unsupported(

@@ -24,7 +24,7 @@ import { artworkInfo } from './image-info.ts';
 import { TAG_ERRORS, TagsonicError, fsError, invalid, unsupported } from './errors.ts';
 import { BlockFileTokenizer, MemoryTokenizer, NotRegularFile, openAsync, openForReader, splicedAccess, type FileAccess, type SlabTokenizer } from './file-tokenizer.ts';
 import { measureTag } from './tag-cuts.ts';
-import { MAX_FRAMES, MAX_PICTURE_BYTES, MAX_TAG_BYTES, leaveOut, readTooLarge, tagTooLarge, tooManyItems } from './bounds.ts';
+import { MAX_FRAMES, MAX_PICTURE_BYTES, MAX_TAG_BYTES, leaveOut, readTooLarge, tagTooLarge, tooManyItems, uncuttableTag } from './bounds.ts';
 import { oggDuration } from './ogg-duration.ts';
 import { isOggVorbisOrOpus, oggComment, oggCommentCount, oggPictures, type OggComment, type ReadAt } from './ogg-pictures.ts';
 
@@ -113,7 +113,7 @@ export async function inspectFile(path: string, timeoutMs = DEFAULT_READ_TIMEOUT
         const read = (target: Uint8Array, position: number) => tokenizer.peekBuffer(target, { position, length: target.length, mayBeLess: true });
         const cut = await measureTag(head.subarray(0, n), read, file.size);
         if (!cut) return parseWith(tokenizer, path, file.size, null);
-        if (!cut.segments) throw readTooLarge(path, cut.tagBytes, 'tag');
+        if (!cut.segments) throw uncuttableTag(path, cut.overflow);
         // The same file without what is beyond bounds: the parser never reads it.
         tokenizer.releaseBlocks();
         tokenizer = new BlockFileTokenizer(splicedAccess(file, cut.segments), path);

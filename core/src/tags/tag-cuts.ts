@@ -1,9 +1,9 @@
 /**
- * A file's leading tag — an ID3v2 tag (MP3, AAC, anything ID3-prefixed) or FLAC's metadata blocks —
- * measured against the bounds of bounds.ts from its headers alone, before music-metadata reads it.
- * When parts are beyond the bounds, the result says which (`overflow`) and how to present the file
- * without them (`segments`: new headers in memory, then byte ranges of the file), so a read
- * materialises only what is within bounds and never touches the rest.
+ * A file's tags — its leading ID3v2 tags (MP3, AAC, anything ID3-prefixed), FLAC's metadata blocks, the
+ * ID3v2 tags in WAV and AIFF chunks — measured against the bounds of bounds.ts from their headers,
+ * before music-metadata reads them. When parts are beyond the bounds, the result says which
+ * (`overflow`) and how to present the file without them (`segments`: new headers in memory, then byte
+ * ranges of the file), so a read materialises only what is within bounds and never touches the rest.
  */
 import { MAX_FRAMES, MAX_FRAME_BYTES, MAX_PICTURE_BYTES, MAX_TAG_BYTES, leaveOut, type TagOverflow } from './bounds.ts';
 
@@ -17,8 +17,6 @@ export interface TagCut {
   overflow: TagOverflow;
   /** How to present the file without what is beyond bounds; `null` when the tag cannot be cut (see `cuttable`). */
   segments: Segment[] | null;
-  /** The tag's size, headers included. */
-  tagBytes: number;
 }
 
 const HEADER = 10;
@@ -32,53 +30,112 @@ const syncsafe = (b: Uint8Array, at: number) => ((b[at + 3]! & 0x7f) | (b[at + 2
 const uint24 = (b: Uint8Array, at: number) => (b[at]! << 16) | (b[at + 1]! << 8) | b[at + 2]!;
 const uint32 = (b: Uint8Array, at: number) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
 
-/** What of the file's leading tag is beyond the bounds, or `null` when nothing is. `head`: at least the file's first 10 bytes. */
+/**
+ * What of the file's tags is beyond the bounds, or `null` when nothing is. `head`: at least the file's
+ * first 12 bytes; files that start with none of the signatures below cost nothing more.
+ */
 export async function measureTag(head: Uint8Array, read: RandomRead, fileSize: number): Promise<TagCut | null> {
-  return (await measureId3v2(head, read, fileSize)) ?? (await measureFlac(head, read, fileSize));
+  const signature = head.length >= 4 ? String.fromCharCode(head[0]!, head[1]!, head[2]!, head[3]!) : '';
+  if (signature.startsWith('ID3')) return measureId3v2(windowed(read), fileSize);
+  if (signature === 'fLaC') return measureFlac(windowed(read), fileSize);
+  if (signature === 'RIFF' || signature === 'FORM') return measureChunkedId3v2(windowed(read), signature === 'RIFF', fileSize);
+  return null;
 }
 
 /**
- * The frames of the leading ID3v2 tag beyond the bounds. Only tags big enough to hold something beyond
- * them are walked; for the others the header is all this reads.
+ * The leading ID3v2 tags (music-metadata reads each tag that follows the previous one): what is beyond
+ * the bounds, and the file without it.
  */
-async function measureId3v2(head: Uint8Array, read: RandomRead, fileSize: number): Promise<TagCut | null> {
+async function measureId3v2(window: Window, fileSize: number): Promise<TagCut | null> {
+  const segments: Segment[] = [];
+  let overflow: TagOverflow | null = null;
+  let cuttable = true;
+  let pos = 0;
+  for (let tag = await id3v2At(window, 0, fileSize, null); tag; tag = pos < fileSize ? await id3v2At(window, pos, fileSize, overflow) : null) {
+    overflow = tag.overflow;
+    cuttable &&= tag.segments !== null;
+    if (tag.segments) segments.push(...tag.segments);
+    pos = tag.end;
+  }
+  if (!overflow) return null;
+  if (!cuttable) return { overflow, segments: null };
+  if (fileSize > pos) segments.push({ position: pos, length: fileSize - pos });
+  return { overflow, segments };
+}
+
+/**
+ * The ID3v2 tags in WAV (`id3 `) and AIFF (`ID3 `) chunks. music-metadata reads each chunk whole and parses
+ * it; a tag with something beyond the bounds cannot be cut there (the chunk and file sizes would change
+ * too), so such a file is not read.
+ */
+async function measureChunkedId3v2(window: Window, riff: boolean, fileSize: number): Promise<TagCut | null> {
+  let overflow: TagOverflow | null = null;
+  let pos = 12;
+  for (let chunks = 0; chunks < 10_000 && pos + 8 <= fileSize; chunks++) {
+    const h = await window(pos, 8);
+    if (h.length < 8) break;
+    const id = String.fromCharCode(h[0]!, h[1]!, h[2]!, h[3]!);
+    const size = riff ? (h[4]! | (h[5]! << 8) | (h[6]! << 16) | (h[7]! << 24)) >>> 0 : uint32(h, 4);
+    if (id === 'id3 ' || id === 'ID3 ') overflow = (await id3v2At(window, pos + 8, Math.min(pos + 8 + size, fileSize), overflow))?.overflow ?? overflow;
+    pos += 8 + size + (size % 2);
+  }
+  return overflow ? { overflow, segments: null } : null;
+}
+
+/** One ID3v2 tag: where it ends, what of it is beyond the bounds (added to `overflow`), and its segments. */
+interface Id3v2Tag {
+  end: number;
+  overflow: TagOverflow | null;
+  /** The tag as the parser should see it; `null` when it cannot be cut (see `cuttable`). */
+  segments: Segment[] | null;
+}
+
+/**
+ * The ID3v2 tag whose header is at `base`, or `null` when there is none; it ends at `limit` at the
+ * latest. Only tags big enough to hold something beyond the bounds are walked; for the others the
+ * header is all this reads.
+ */
+async function id3v2At(window: Window, base: number, limit: number, overflow: TagOverflow | null): Promise<Id3v2Tag | null> {
+  const head = (await window(base, HEADER)).slice();
   if (head.length < HEADER || head[0] !== 0x49 || head[1] !== 0x44 || head[2] !== 0x33) return null;
   const major = head[3]!;
   if (major < 2 || major > 4) return null;
   const flags = head[5]!;
-  const size = Math.min(syncsafe(head, 6), fileSize - HEADER);
-  const frameHeader = major === 2 ? 6 : 10;
-  // Smaller tags cannot hold too many frames, a frame too big, or be too big.
-  if (size < Math.min(MAX_FRAMES * frameHeader, MAX_FRAME_BYTES, MAX_TAG_BYTES)) return null;
+  const size = Math.max(0, Math.min(syncsafe(head, 6), limit - base - HEADER));
   const tagBytes = HEADER + size;
+  const end = base + tagBytes;
+  const whole: Segment[] = [{ position: base, length: tagBytes }];
+  const frameHeader = major === 2 ? 6 : 10;
+  // Smaller tags cannot hold too many frames or values, a frame too big, or be too big.
+  if (size < Math.min(MAX_FRAMES * frameHeader, MAX_FRAME_BYTES, MAX_TAG_BYTES)) return { end, overflow, segments: whole };
   // Whole-tag unsynchronisation before ID3v2.4 puts bytes inside frame headers; extended headers and
   // footers change where frames start and end. Such tags are rare: they are read whole or not at all.
   const cuttable = !((major < 4 && flags & 0x80) || (major >= 3 && flags & 0x40) || (major === 4 && flags & 0x10));
   if (!cuttable) {
-    return size > MAX_TAG_BYTES - HEADER ? { overflow: { frames: 1, bytes: tagBytes, largest: { id: 'ID3v2', bytes: tagBytes } }, segments: null, tagBytes } : null;
+    return size > MAX_TAG_BYTES - HEADER ? { end, overflow: leaveOut(overflow, 'ID3v2', tagBytes), segments: null } : { end, overflow, segments: whole };
   }
 
-  const window = windowed(read);
   const kept: { position: number; length: number }[] = [];
   let keptBytes = 0;
   let keptFrames = 0;
-  let overflow: TagOverflow | null = null;
-  let pos = HEADER;
-  while (pos + frameHeader <= tagBytes) {
+  let cut = false;
+  let pos = base + HEADER;
+  while (pos + frameHeader <= end) {
     const h = await window(pos, frameHeader);
     if (h.length < frameHeader || h[0] === 0) break; // the end of the file, or padding
     const id = String.fromCharCode(...h.subarray(0, major === 2 ? 3 : 4));
     const length = major === 2 ? uint24(h, 3) : major === 3 ? uint32(h, 4) : syncsafe(h, 4);
     // music-metadata cuts a frame that claims more than the tag holds at the tag's end.
-    const end = Math.min(pos + frameHeader + length, tagBytes);
-    const bytes = end - pos;
-    const limit = PICTURE_FRAMES.has(id) ? MAX_PICTURE_BYTES : MAX_FRAME_BYTES;
-    const within = length <= limit && keptFrames < MAX_FRAMES && HEADER + keptBytes + bytes <= MAX_TAG_BYTES;
+    const frameEnd = Math.min(pos + frameHeader + length, end);
+    const bytes = frameEnd - pos;
+    const maxBytes = PICTURE_FRAMES.has(id) ? MAX_PICTURE_BYTES : MAX_FRAME_BYTES;
+    const within = length <= maxBytes && keptFrames < MAX_FRAMES && HEADER + keptBytes + bytes <= MAX_TAG_BYTES;
     // Flags that transform the body (compression, encryption, a data length indicator…): read as one value.
     const plain = major === 2 || h[9] === 0;
-    const values = within && plain && id.startsWith('T') ? await textValues(window, pos + frameHeader, end - pos - frameHeader, major) : 1;
+    const values = within && plain && id.startsWith('T') ? await textValues(window, pos + frameHeader, frameEnd - pos - frameHeader, major) : 1;
     if (!within || keptFrames + values > MAX_FRAMES) {
       overflow = leaveOut(overflow, id, bytes);
+      cut = true;
     } else {
       const last = kept.at(-1);
       if (last && last.position + last.length === pos) last.length += bytes;
@@ -86,18 +143,19 @@ async function measureId3v2(head: Uint8Array, read: RandomRead, fileSize: number
       keptBytes += bytes;
       keptFrames += values;
     }
-    pos = end;
+    pos = frameEnd;
   }
-  // Padding (or whatever follows the last frame) is dropped too; beyond the tag bound it counts as left out.
-  if (tagBytes - pos > 0 && HEADER + keptBytes + (tagBytes - pos) > MAX_TAG_BYTES) overflow = leaveOut(overflow, 'padding', tagBytes - pos);
-  if (!overflow) return null;
+  // Padding (or whatever follows the last frame) is dropped when cutting; beyond the tag bound it counts as left out.
+  if (end - pos > 0 && HEADER + keptBytes + (end - pos) > MAX_TAG_BYTES) {
+    overflow = leaveOut(overflow, 'padding', end - pos);
+    cut = true;
+  }
+  if (!cut) return { end, overflow, segments: whole };
 
   const header = new Uint8Array(HEADER);
   header.set(head.subarray(0, 6));
   header.set([(keptBytes >>> 21) & 0x7f, (keptBytes >>> 14) & 0x7f, (keptBytes >>> 7) & 0x7f, keptBytes & 0x7f], 6);
-  const segments: Segment[] = [{ bytes: header }, ...kept];
-  if (fileSize > tagBytes) segments.push({ position: tagBytes, length: fileSize - tagBytes });
-  return { overflow, segments, tagBytes };
+  return { end, overflow, segments: [{ bytes: header }, ...kept] };
 }
 
 /**
@@ -139,9 +197,7 @@ const FLAC_PICTURE = 6;
  * blocks past `MAX_FRAMES` of them or past `MAX_TAG_BYTES` in all (each block may hold 16 MiB, a file any
  * number of them). Other blocks are kept: the parser skips them or reads a few bytes.
  */
-async function measureFlac(head: Uint8Array, read: RandomRead, fileSize: number): Promise<TagCut | null> {
-  if (head.length < 4 || head[0] !== 0x66 || head[1] !== 0x4c || head[2] !== 0x61 || head[3] !== 0x43) return null;
-  const window = windowed(read);
+async function measureFlac(window: Window, fileSize: number): Promise<TagCut | null> {
   const kept: { position: number; length: number; type: number }[] = [];
   let keptBytes = 0;
   let keptItems = 0;
@@ -170,7 +226,7 @@ async function measureFlac(head: Uint8Array, read: RandomRead, fileSize: number)
     if (last || pos >= fileSize) break;
   }
   if (!overflow) return null;
-  const segments: Segment[] = [{ bytes: head.slice(0, 4) }];
+  const segments: Segment[] = [{ bytes: Uint8Array.of(0x66, 0x4c, 0x61, 0x43) }]; // fLaC
   kept.forEach((block, i) => {
     // The last block kept carries the "last metadata block" flag, whichever block had it before.
     const length = block.length - 4;
@@ -179,7 +235,7 @@ async function measureFlac(head: Uint8Array, read: RandomRead, fileSize: number)
     if (length > 0) segments.push({ position: block.position + 4, length });
   });
   if (fileSize > pos) segments.push({ position: pos, length: fileSize - pos });
-  return { overflow, segments, tagBytes: pos };
+  return { overflow, segments };
 }
 
 /** How many comments a FLAC comment block at `position` says it holds (after the vendor string). */
