@@ -32,7 +32,7 @@ const uint32 = (b: Uint8Array, at: number) => ((b[at]! << 24) | (b[at + 1]! << 1
 
 /**
  * What of the file's tags is beyond the bounds, or `null` when nothing is. `head`: at least the file's
- * first 12 bytes; files that start with none of the signatures below cost nothing more.
+ * first 4 bytes; files that start with none of the signatures below cost nothing more.
  */
 export async function measureTag(head: Uint8Array, read: RandomRead, fileSize: number): Promise<TagCut | null> {
   const signature = head.length >= 4 ? String.fromCharCode(head[0]!, head[1]!, head[2]!, head[3]!) : '';
