@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { TagsonicError } from '../errors/index.ts';
 import { readTags } from './read.ts';
@@ -168,5 +169,33 @@ describe('writer pool', () => {
     await Promise.all(writes);
     await closing;
     for (const [i, f] of files.entries()) expect((await readTags(f)).tags.fields.title).toBe(`closing ${i}`);
+  });
+
+  it('keeps no thread while idle: threads start with the first write and stop after idleMs without one', async () => {
+    /** The process's threads as the kernel sees them: a terminated worker is gone from here. */
+    const osThreads = () => readdirSync('/proc/self/task').length;
+    const idle = createTagWriterPool({ threads: 2, idleMs: 400 });
+    try {
+      const before = osThreads();
+      expect(idle.liveThreads).toBe(0);
+      const files = await Promise.all(Array.from({ length: 4 }, () => copyOf('flac')));
+      const writes = files.map((f, i) => idle.write(f, { fields: { title: `burst ${i}` } }, ctx()));
+      expect(idle.liveThreads).toBe(2);
+      await Promise.all(writes);
+      expect(osThreads()).toBeGreaterThanOrEqual(before + 2);
+      // Writes keep coming within idleMs: the same threads stay.
+      await new Promise((r) => setTimeout(r, 200));
+      await idle.write(files[0]!, { fields: { title: 'still warm' } }, ctx());
+      expect(idle.liveThreads).toBe(2);
+      await expect.poll(() => idle.liveThreads, { timeout: 5000 }).toBe(0);
+      await expect.poll(osThreads, { timeout: 5000 }).toBeLessThanOrEqual(before);
+      // The next write starts them again and works as before.
+      await idle.write(files[1]!, { fields: { title: 'woken' } }, ctx());
+      expect((await readTags(files[1]!)).tags.fields.title).toBe('woken');
+      expect((await readTags(files[0]!)).tags.fields.title).toBe('still warm');
+      await expect.poll(() => idle.liveThreads, { timeout: 5000 }).toBe(0);
+    } finally {
+      await idle.close();
+    }
   });
 });

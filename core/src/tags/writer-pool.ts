@@ -4,6 +4,10 @@
  * thread keeps the fsyncs, the journal and the rename (safe-write.ts). A write's verify step runs on the
  * thread that prepared it. A thread that crashes or hangs past the timeout is replaced; the writes it
  * held fail with a clear error, their temp files are removed and their originals are untouched.
+ *
+ * Threads start with the first write and stop after `idleMs` without one: an idle server keeps no writer
+ * thread (each is a V8 isolate with the tag engine loaded, tens of MB resident), and the next write starts
+ * them again (a few hundred ms, once per burst of writes).
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
@@ -22,6 +26,8 @@ export interface TagWriterPoolOptions {
   inFlightPerThread?: number;
   /** How long one step (prepare or verify) of one write may take before its thread is replaced; default 120 s. */
   stepTimeoutMs?: number;
+  /** Stop the threads after this long without a write; default 30 s. The next write starts them again. */
+  idleMs?: number;
 }
 
 export interface TagWriterPoolWriteOptions extends SafeWriteOptions {
@@ -33,6 +39,8 @@ export interface TagWriterPool {
   readonly threads: number;
   /** Writes the threads work on at once; more wait their turn. */
   readonly capacity: number;
+  /** Threads running now: 0 before the first write and after `idleMs` without one. */
+  readonly liveThreads: number;
   /** `safeWriteTags` with the CPU-heavy steps on a writer thread: same protocol, result and errors. */
   write(filePath: string, edit: TagEdit, context: WriteContext, options?: TagWriterPoolWriteOptions): Promise<WriteResult>;
   /** Refuses new writes, finishes every write already asked for, then stops the threads. */
@@ -57,11 +65,13 @@ interface Slot {
 
 const WORKER_URL = new URL('./writer-worker.ts', import.meta.url);
 const DEFAULT_STEP_TIMEOUT_MS = 120_000;
+const DEFAULT_IDLE_MS = 30_000;
 
 export function createTagWriterPool(options: TagWriterPoolOptions = {}): TagWriterPool {
   const threads = Math.max(1, options.threads ?? availableParallelism());
   const perThread = Math.max(1, options.inFlightPerThread ?? 8);
   const stepTimeoutMs = options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+  const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   const slots: Slot[] = [];
   /** Writes waiting for room on a thread. */
   const waiting: Array<() => void> = [];
@@ -72,6 +82,7 @@ export function createTagWriterPool(options: TagWriterPoolOptions = {}): TagWrit
   let terminated = false;
   let active = 0;
   let drained: (() => void) | null = null;
+  let idleTimer: NodeJS.Timeout | undefined;
 
   const spawn = (): Slot => {
     // execArgv: [] — the parent's flags (e.g. --no-node-snapshot) are not all valid in a worker.
@@ -150,6 +161,23 @@ export function createTagWriterPool(options: TagWriterPoolOptions = {}): TagWrit
     wake();
   };
 
+  /** Starts the threads if an idle period stopped them (or no write came yet). */
+  const wakeThreads = () => {
+    clearTimeout(idleTimer);
+    idleTimer = undefined;
+    while (!terminated && slots.length < threads) slots.push(spawn());
+  };
+
+  /** Stops every thread: nothing is in flight, so nothing can fail (a dead slot is not replaced). */
+  const stopThreads = () => {
+    idleTimer = undefined;
+    if (active > 0 || closed) return;
+    for (const slot of slots.splice(0)) {
+      slot.dead = true;
+      void slot.worker.terminate();
+    }
+  };
+
   const steps = (fault: TagWriterPoolWriteOptions['injectFault']): WriteStepRunner => ({
     async prepare(req: PrepareRequest): Promise<Prepared> {
       let slot = leastLoaded();
@@ -189,24 +217,33 @@ export function createTagWriterPool(options: TagWriterPoolOptions = {}): TagWrit
     },
   });
 
-  for (let i = 0; i < threads; i++) slots.push(spawn());
-
   return {
     threads,
     capacity: threads * perThread,
+    get liveThreads() {
+      return slots.length;
+    },
     async write(filePath, edit, context, writeOptions = {}) {
       if (closed) throw unavailable(TAG_ERRORS.POOL_CLOSED, 'The tag writer pool is closed.');
       active++;
+      wakeThreads();
       try {
         return await runSafeWrite(steps(writeOptions.injectFault), filePath, edit, context, writeOptions);
       } finally {
         active--;
-        if (active === 0) drained?.();
+        if (active === 0) {
+          drained?.();
+          if (!closed) {
+            idleTimer = setTimeout(stopThreads, idleMs);
+            idleTimer.unref();
+          }
+        }
       }
     },
     async close() {
       if (closed) return;
       closed = true;
+      clearTimeout(idleTimer);
       if (active > 0) await new Promise<void>((resolve) => (drained = resolve));
       terminated = true;
       for (const slot of slots) slot.dead = true;
