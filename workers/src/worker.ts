@@ -48,7 +48,11 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const sweep = setInterval(() => {
     if (sweeping) return;
     sweeping = true;
-    void settle()
+    // Writes of a worker that died while this one runs are settled first (recover() leaves live
+    // owners' entries alone), so the settle below counts them from the journal instead of redoing them.
+    void deps.journal
+      .recover()
+      .then(settle)
       .catch(() => undefined)
       .finally(() => (sweeping = false));
   }, deps.settleEveryMs ?? deps.tasks.leases.ttlMs);
