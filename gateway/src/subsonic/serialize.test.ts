@@ -3,6 +3,8 @@
  * (an item's own marks come last in its object), whoever asks; an item's cached text follows its
  * document's revision and is kept apart per item shape.
  */
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { itemCacheBytes, markCached, toJson } from './serialize.ts';
 import type { SubsonicResponse } from './model.ts';
@@ -98,5 +100,31 @@ describe('JSON item cache', () => {
     expect(peak).toBeLessThanOrEqual(32 * 1024 * 1024);
     expect(peak).toBeGreaterThan(16 * 1024 * 1024);
     expectSameJson(envelope({ song: [song(docs[0]!, {}), song(docs[39_999]!, { starred: new Date(1) })] }));
+  });
+
+  it('the cached texts hold about the bytes they count (no shared buffer slab kept alive per item)', () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const buffers = () => {
+      gc();
+      gc();
+      return process.memoryUsage().arrayBuffers;
+    };
+    // Start from nearly empty caches: fill them until they start over.
+    const filler = Array.from({ length: 40_000 }, (_, i) => ({ rev: 0, title: `filler ${i} ${'f'.repeat(900)}` }));
+    for (let i = 0, last = -1; itemCacheBytes() > last; i += 100) {
+      last = itemCacheBytes();
+      toJson(envelope({ song: filler.slice(i, i + 100).map((d) => song(d, {})) }));
+    }
+    // Then a client pages through 12 000 songs, 50 a response, as getRandomSongs does.
+    const docs = Array.from({ length: 12_000 }, (_, i) => ({ rev: 1, title: `song ${i} ${'s'.repeat(i % 400)}` }));
+    const before = buffers();
+    const counted = itemCacheBytes();
+    for (let i = 0; i < docs.length; i += 50) toJson(envelope({ randomSongs: { song: docs.slice(i, i + 50).map((d, j) => song(d, { playCount: j, starred: j % 3 ? undefined : new Date(j) })) } }));
+    const held = buffers() - before;
+    const added = itemCacheBytes() - counted;
+    expect(added).toBeGreaterThan(2 * 1024 * 1024);
+    expect(held).toBeLessThan(added * 1.5);
+    expect(docs.length + filler.length).toBeGreaterThan(0);
   });
 });

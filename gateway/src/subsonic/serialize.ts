@@ -180,7 +180,7 @@ function writeItem(item: Record<string, unknown>, mark: Mark, out: Utf8Writer): 
     const rest: Record<string, unknown> = { ...item };
     for (const key of USER_FIELDS) delete rest[key];
     const json = JSON.stringify(rest);
-    text = { rev: mark.source.rev, head: Buffer.from(json.slice(0, -1)), empty: json === '{}' };
+    text = { rev: mark.source.rev, head: ownBytes(json.slice(0, -1)), empty: json === '{}' };
     remember(mark, text);
   }
   out.bytes(text.head);
@@ -193,6 +193,17 @@ function writeItem(item: Record<string, unknown>, mark: Mark, out: Utf8Writer): 
     comma = true;
   }
   out.text(`${tail}}`);
+}
+
+/**
+ * UTF-8 bytes in a buffer of their own. `Buffer.from` puts short strings in slices of shared 8 KiB
+ * slabs, and one cached item kept its whole slab (the transient pieces of the responses it shared it
+ * with included) alive: the caches held about three times the bytes they counted.
+ */
+function ownBytes(s: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(s));
+  bytes.write(s);
+  return bytes;
 }
 
 /** Writes a value as `JSON.stringify` would, using the item cache inside objects and arrays. */
