@@ -221,10 +221,10 @@ describe('POST /apimt/update_id3/', () => {
     expectError(await save([{ file_full_path: `${h.media}/%2e%2e/x.mp3`, title: 'x' }]), 400, 'TAGSONIC_ERR_MEDIA_BAD_PATH');
     expectError(await save([{ file_full_path: file, title: 'x' }], 'none'), 401);
     expectError(await save([{ file_full_path: file, title: 'x' }], { cookieOnly: s }), 403, 'TAGSONIC_ERR_AUTH_CSRF');
-    // A file that cannot be written fails its task with the engine's message.
+    // A file that cannot be written fails its task with the engine's message and code.
     const bad = path.join(h.media, 'scratch', 'corrupt.mp3');
     await copyFile(path.join(lib, 'Unsorted/corrupt.mp3'), bad);
-    const failed = expectError(await save([{ file_full_path: bad, title: 'x' }]), 400, 'TAGSONIC_ERR_TAGS_WRITE_FAILED');
+    const failed = expectError(await save([{ file_full_path: bad, title: 'x' }]), 400, 'TAGSONIC_ERR_TAGS_UNSUPPORTED_FORMAT');
     expect(failed.message).toMatch(/corrupt\.mp3/);
   });
 });

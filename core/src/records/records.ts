@@ -8,6 +8,17 @@ export interface RecordItem {
   task_id: string;
   title: string;
   content: string;
+  /**
+   * What `title` and `content` say (they are the spec's Chinese texts), as data the dashboard words in
+   * its interface language: the task's action name (手动修改), its failed and total item counts, and the
+   * first failed item with its English error and, when the failure was a TagsonicError, its code.
+   */
+  action: string;
+  failed_count: number;
+  total: number;
+  path: string | null;
+  error: string | null;
+  error_code: string | null;
   /** ISO 8601. */
   update_at: string;
   /** The project version that ran the task; the client shows records of the current version and later. */
@@ -49,8 +60,7 @@ export class Records {
     ]);
     const items: RecordItem[] = [];
     for (const task of tasks) {
-      const failedItems = await this.items.find({ taskId: task._id, status: 'fail' }, { sort: { seq: 1 }, limit: 3 });
-      const first = failedItems[0];
+      const [first] = await this.items.find({ taskId: task._id, status: 'fail' }, { sort: { seq: 1 }, limit: 1 });
       const n = task.counts.fail;
       const detail = first ? `${first.path ? `${first.path}: ` : ''}${first.error ?? ''}` : '';
       const completedAt = new Date(task.completedAt ?? task.createdAt);
@@ -59,6 +69,12 @@ export class Records {
         task_id: task._id,
         title: `${task.action} 失败`,
         content: `${n} 个文件失败（共 ${task.total} 个）${detail ? `：${detail}` : ''}`,
+        action: task.action,
+        failed_count: n,
+        total: task.total,
+        path: first?.path ?? null,
+        error: first?.error ?? null,
+        error_code: first?.errorCode ?? null,
         update_at: completedAt.toISOString(),
         version: typeof task.version === 'string' ? task.version : VERSION.project,
         read: completedAt <= readUntil,

@@ -35,6 +35,12 @@ export interface TaskItemDoc {
   status: ItemStatus;
   payload: Record<string, unknown>;
   error: string | null;
+  /**
+   * The TAGSONIC_ERR_* code of a failure that was a TagsonicError (else null), so the dashboard can say
+   * it in the interface language; `error` keeps the server's English text for logs and API users.
+   * Absent on items stored before it existed.
+   */
+  errorCode?: string | null;
   result: Record<string, unknown> | null;
   attempts: number;
   /** True when the bus gave up delivering it (dead letter). */
@@ -60,6 +66,8 @@ export interface AuditLogDoc {
 export interface ItemOutcome {
   status: Exclude<ItemStatus, 'pending' | 'running'>;
   error?: string;
+  /** TagsonicError.code of the failure, when it was one (see TaskItemDoc.errorCode). */
+  errorCode?: string | null;
   result?: Record<string, unknown>;
   dead?: boolean;
 }

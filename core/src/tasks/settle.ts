@@ -7,7 +7,7 @@ import type { AuditLogDoc, ItemStatus, TaskDoc, TaskItemDoc, TaskProgress, TaskS
 /** What becomes of an item a dead process left pending or running. */
 export type Settlement =
   | { status: 'success'; result?: Record<string, unknown> }
-  | { status: 'fail'; error: string }
+  | { status: 'fail'; error: string; /** TAGSONIC_ERR_* code of the reason (TaskItemDoc.errorCode). */ errorCode?: string }
   | { status: 'resume' };
 
 /**
@@ -48,6 +48,9 @@ export interface SettleDeps {
   bus: Bus;
   leases: TaskLeases;
 }
+
+/** The error code of an item a crash interrupted and nothing can resume (settlers use it too). */
+export const NOT_RESUMABLE = 'TAGSONIC_ERR_TASK_NOT_RESUMABLE';
 
 const COUNTED: Array<keyof TaskDoc['counts']> = ['success', 'fail', 'miss', 'skip', 'stop'];
 
@@ -143,20 +146,20 @@ async function settleOne(deps: SettleDeps, task: TaskDoc, options: SettleOptions
   const decide = settler
     ? await settler(task)
     : async (): Promise<Settlement> =>
-        subject ? { status: 'resume' } : { status: 'fail', error: `No worker knows how to resume a "${task.kind}" task after a crash.` };
+        subject ? { status: 'resume' } : { status: 'fail', errorCode: NOT_RESUMABLE, error: `No worker knows how to resume a "${task.kind}" task after a crash.` };
   const report: SettleReport = { taskId: task._id, kind: task.kind, status: 'running', succeeded: 0, failed: 0, resumed: 0, counts: task.counts };
   const unfinished = await items.find({ taskId: task._id, status: { $in: ['pending', 'running'] } }, { sort: { seq: 1 } });
   for (const item of unfinished) {
     let decision = await decide(item);
-    if (decision.status === 'resume' && !subject) decision = { status: 'fail', error: `The "${task.kind}" task does not say which command resumes it.` };
+    if (decision.status === 'resume' && !subject) decision = { status: 'fail', errorCode: NOT_RESUMABLE, error: `The "${task.kind}" task does not say which command resumes it.` };
     const now = new Date();
     if (decision.status === 'resume') {
       if (item.status === 'running') await items.updateOne({ _id: item._id, status: 'running' }, { $set: { status: 'pending', owner: null, updatedAt: now } });
       continue;
     }
     const set: Partial<TaskItemDoc> = { status: decision.status as ItemStatus, owner: null, updatedAt: now, dead: false };
-    if (decision.status === 'success') Object.assign(set, { error: null, result: decision.result ?? null });
-    else set.error = decision.error;
+    if (decision.status === 'success') Object.assign(set, { error: null, errorCode: null, result: decision.result ?? null });
+    else Object.assign(set, { error: decision.error, errorCode: decision.errorCode ?? null });
     const res = await items.updateOne({ _id: item._id, status: item.status }, { $set: set });
     if (res.matchedCount === 0) continue;
     if (decision.status === 'success') report.succeeded++;

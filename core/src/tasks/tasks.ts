@@ -78,6 +78,7 @@ export class Tasks {
       status: 'pending',
       payload: it.payload,
       error: null,
+      errorCode: null,
       result: null,
       attempts: 0,
       dead: false,
@@ -145,6 +146,7 @@ export class Tasks {
         $set: {
           status: outcome.status,
           error: outcome.error ?? null,
+          errorCode: outcome.errorCode ?? null,
           result: outcome.result ?? null,
           dead: outcome.dead ?? false,
           updatedAt: new Date(),
@@ -197,6 +199,7 @@ export class Tasks {
     await this.finishItem(payload.itemId, {
       status: 'fail',
       dead: true,
+      errorCode: 'TAGSONIC_ERR_TASK_GAVE_UP',
       error: `Gave up after ${letter.deliveryCount} attempt(s)${letter.error ? `: ${letter.error}` : ''}.`,
     });
   }

@@ -36,6 +36,12 @@ export const EN: Record<string, string> = {
   通知: 'Notifications',
   失败任务通知: 'Failed tasks',
   暂无通知: 'No notifications',
+  // Bell records (features/shell/lib/record-text.ts): the tasks' action names and the record's wording
+  '{action} 失败': '{action} failed',
+  '{n} 个文件失败（共 {total} 个）': '{n} of {total} files failed',
+  '{counts}：{detail}': '{counts}: {detail}',
+  手动修改: 'Manual edit',
+  媒体库扫描: 'Library scan',
   搜索: 'Search',
   '搜索艺术家、专辑、歌曲': 'Search artists, albums, tracks',
   用户菜单: 'User menu',

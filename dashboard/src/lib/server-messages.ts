@@ -34,6 +34,14 @@ const rateLimited = (serverMessage: string): Text => {
     : { zh: '尝试次数过多，请稍后再试', en: 'Too many attempts; try again later.' };
 };
 
+/** A task item the workers gave up on: "Gave up after 5 attempt(s): …" keeps its count. */
+const gaveUp = (serverMessage: string): Text => {
+  const n = /after (\d+) attempt/.exec(serverMessage)?.[1];
+  return n
+    ? { zh: `重试 ${n} 次后仍然失败，已放弃`, en: `Still failing after ${n} attempt${n === '1' ? '' : 's'}; given up.` }
+    : { zh: '多次重试后仍然失败，已放弃', en: 'Still failing after several attempts; given up.' };
+};
+
 const CATALOGUE: Record<string, Entry> = {
   // Sign-in, sessions, editions
   TAGSONIC_ERR_AUTH_BAD_CREDENTIALS: { zh: '用户名或密码错误', en: 'Wrong username or password.' },
@@ -157,6 +165,9 @@ const CATALOGUE: Record<string, Entry> = {
   // Tasks
   TAGSONIC_ERR_TASK_NOT_FOUND: { zh: '任务不存在', en: 'No such task.' },
   TAGSONIC_ERR_TASK_NOT_RUNNING: { zh: '任务没有在运行', en: 'The task is not running.' },
+  // Reasons of failed task items (the bell, a save's per-file report)
+  TAGSONIC_ERR_TASK_NOT_RESUMABLE: { zh: '任务被服务器崩溃中断，且无法继续', en: 'A server crash interrupted it, and it cannot be resumed.' },
+  TAGSONIC_ERR_TASK_GAVE_UP: gaveUp,
   // Internet radio stations (admin backend)
   TAGSONIC_ERR_RADIO_NOT_FOUND: { zh: '电台不存在', en: 'No such radio station.' },
   TAGSONIC_ERR_RADIO_TOO_MANY: { zh: '电台数量已达上限', en: 'There are as many radio stations as allowed.' },

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '@tagsonic/core';
 import { EDITABLE_FIELDS, moveTrack, readArtwork, readTags, sniffImage, type ReadResult, type TagValues } from '@tagsonic/core/tags';
 import { SUBJECTS, type TaskProgress } from '@tagsonic/core/tasks';
-import { TagsonicError, invalid } from '@tagsonic/core/errors';
+import { TagsonicError, invalid, isTagsonicError } from '@tagsonic/core/errors';
 import { readFolderCover, readLyricsFile, renameTarget, toJpeg, writeFolderCover, writeLyricsFile } from '@tagsonic/core/files';
 import { CLEAR_PLACEHOLDER, hasVariables, renderTemplate, templateVariables } from '@tagsonic/core/templates';
 import { ok } from '../envelope.ts';
@@ -94,11 +94,12 @@ export async function updateId3Routes(app: FastifyInstance, ctx: Ctx): Promise<v
       for (let i = 0; i < report.length; i++) {
         const it = report[i];
         const plan = plans[i];
-        const side = it.status === 'success' ? await sideFiles(plan).catch((e: unknown) => ({ error: errorText(e) })) : {};
+        const side = it.status === 'success' ? await sideFiles(plan).catch((e: unknown) => ({ error: errorText(e), errorCode: isTagsonicError(e) ? e.code : null })) : {};
         items.push({
           path: it.path,
           status: 'error' in side ? 'fail' : it.status,
           error: it.error ?? ('error' in side ? side.error : null),
+          error_code: it.errorCode ?? ('error' in side ? side.errorCode : null),
           write_id: typeof it.result?.writeId === 'string' ? it.result.writeId : null,
           renamed_from: renamedFrom.get(plan) ?? null,
           lyrics_file: 'lyricsFile' in side ? (side.lyricsFile ?? null) : null,
@@ -108,7 +109,9 @@ export async function updateId3Routes(app: FastifyInstance, ctx: Ctx): Promise<v
       const data = { task_id: task._id, status: final?.status ?? 'running', items };
       const failed = items.filter((it) => it.status === 'fail');
       if (failed.length === items.length && failed.length > 0) {
-        throw new TagsonicError('invalid', 'TAGSONIC_ERR_TAGS_WRITE_FAILED', failed[0].error ?? 'The tags could not be written.', { details: data });
+        // Every file failed for the same reason: that reason's code, so the dashboard names it in its language.
+        const code = failed.every((it) => it.error_code && it.error_code === failed[0].error_code) ? failed[0].error_code! : 'TAGSONIC_ERR_TAGS_WRITE_FAILED';
+        throw new TagsonicError('invalid', code, failed[0].error ?? 'The tags could not be written.', { details: data });
       }
       const summary = !final ? '任务在后台努力运行中' : failed.length > 0 ? `${failed.length} 个文件修改失败：${failed[0].error ?? ''}` : '修改成功！';
       return ok(data, summary);

@@ -15,6 +15,13 @@ const RecordItem = Type.Object({
   task_id: Type.String(),
   title: Type.String(),
   content: Type.String(),
+  // The record as data, for the dashboard to word in its language (core/src/records).
+  action: Type.String(),
+  failed_count: Type.Integer(),
+  total: Type.Integer(),
+  path: Type.Union([Type.String(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+  error_code: Type.Union([Type.String(), Type.Null()]),
   update_at: Type.String(),
   version: Type.String(),
   read: Type.Boolean(),

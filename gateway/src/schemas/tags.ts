@@ -37,7 +37,10 @@ const ItemReport = Type.Object({
   /** The file's path after the save (a rename changes it). */
   path: NullableString,
   status: Type.String(),
+  /** The failure in English, for API users and logs. */
   error: NullableString,
+  /** The failure's TAGSONIC_ERR_* code when it has one (the dashboard shows its text in the interface language). */
+  error_code: NullableString,
   /** Undo this file's tag write with POST /apimt/undo/ {write_id}. */
   write_id: NullableString,
   renamed_from: NullableString,

@@ -1,7 +1,7 @@
 import type { Delivery } from '@tagsonic/core/bus';
 import type { MediaRoots } from '@tagsonic/core/media';
 import type { ItemSettler, Settlement, Tasks } from '@tagsonic/core/tasks';
-import { SUBJECTS } from '@tagsonic/core/tasks';
+import { NOT_RESUMABLE, SUBJECTS } from '@tagsonic/core/tasks';
 import type { Bus } from '@tagsonic/core/bus';
 import { isTagsonicError } from '@tagsonic/core/errors';
 import type { TagEdit, TagJournal, TagValues, TagWriterPool } from '@tagsonic/core/tags';
@@ -52,7 +52,8 @@ export function tagsWriteHandler(deps: TagsWriteDeps) {
       await deps.bus.publish(SUBJECTS.trackUpdated, { path, taskId: cmd.taskId, writeId: result.writeId });
     } catch (e) {
       if (isTagsonicError(e) && e.kind !== 'unavailable' && e.kind !== 'internal') {
-        await deps.tasks.finishItem(cmd.itemId, { status: 'fail', error: e.message });
+        // The code lets the dashboard say it in the interface language; the message stays for API users.
+        await deps.tasks.finishItem(cmd.itemId, { status: 'fail', error: e.message, errorCode: e.code });
         return;
       }
       throw e;
@@ -80,13 +81,14 @@ export function tagsWriteSettler(deps: Pick<TagsWriteDeps, 'roots' | 'journal'>)
       if (done) return { status: 'success', result: { writeId: done.writeId, changed: done.changed } };
       const cmd = item.payload as Partial<TagsWriteCommand> | null;
       if (!cmd || typeof cmd.path !== 'string' || typeof cmd.actor !== 'string') {
-        return { status: 'fail', error: 'Interrupted by a crash, and its saved command is incomplete, so it cannot be resumed.' };
+        return { status: 'fail', errorCode: NOT_RESUMABLE, error: 'Interrupted by a crash, and its saved command is incomplete, so it cannot be resumed.' };
       }
       try {
         await deps.roots.resolve(cmd.path);
       } catch (e) {
         if (!isTagsonicError(e)) throw e;
-        return { status: 'fail', error: `Interrupted by a crash and cannot be resumed: ${e.message}` };
+        // The file's own reason (gone, outside the roots…) is what the user can act on.
+        return { status: 'fail', errorCode: e.code, error: `Interrupted by a crash and cannot be resumed: ${e.message}` };
       }
       return { status: 'resume' };
     };

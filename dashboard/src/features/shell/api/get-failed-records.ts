@@ -6,6 +6,13 @@ export interface FailedRecord {
   task_id: string;
   title: string;
   content: string;
+  /** The record as data (core/src/records), worded in the interface language by lib/record-text.ts. */
+  action: string;
+  failed_count: number;
+  total: number;
+  path: string | null;
+  error: string | null;
+  error_code: string | null;
   update_at: string;
   version: string;
   read: boolean;

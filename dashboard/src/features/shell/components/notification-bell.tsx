@@ -3,15 +3,17 @@ import { Button } from '../../../components/ui/button.tsx';
 import { NonIdealState } from '../../../components/ui/display.tsx';
 import { Popover } from '../../../components/ui/menu.tsx';
 import { useFormatDateTime } from '../../../lib/dates.ts';
-import { useT } from '../../../lib/i18n.ts';
+import { useLang, useT } from '../../../lib/i18n.ts';
 import { getFailedRecords, type FailedRecord } from '../api/get-failed-records.ts';
 import { markRecordsRead } from '../api/mark-records-read.ts';
+import { recordText } from '../lib/record-text.ts';
 
 const POLL_MS = 60_000;
 
-/** The bell: failed-task records (title, content, update time); opening it posts the list and the unread count drops to 0 (§4). */
+/** The bell: failed-task records (title, content, update time, in the interface language); opening it posts the list and the unread count drops to 0 (§4). */
 export function NotificationBell() {
   const t = useT();
+  const lang = useLang((s) => s.lang);
   const date = useFormatDateTime();
   const [items, setItems] = useState<FailedRecord[]>([]);
   const [unread, setUnread] = useState(0);
@@ -48,15 +50,18 @@ export function NotificationBell() {
         <NonIdealState className="ts-bell-empty" icon="notifications" description={t('暂无通知')} />
       ) : (
         <ul>
-          {items.map((r) => (
-            <li key={r.id} className={r.read ? '' : 'ts-unread'}>
-              <div className="ts-bell-title">{r.title}</div>
-              <div className="ts-bell-content">{r.content}</div>
-              <time className="ts-muted" dateTime={r.update_at}>
-                {date(r.update_at)}
-              </time>
-            </li>
-          ))}
+          {items.map((r) => {
+            const text = recordText(r, lang);
+            return (
+              <li key={r.id} className={r.read ? '' : 'ts-unread'}>
+                <div className="ts-bell-title">{text.title}</div>
+                <div className="ts-bell-content">{text.content}</div>
+                <time className="ts-muted" dateTime={r.update_at}>
+                  {date(r.update_at)}
+                </time>
+              </li>
+            );
+          })}
         </ul>
       )}
     </div>
