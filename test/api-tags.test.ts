@@ -161,7 +161,7 @@ describe('POST /apimt/update_id3/', () => {
   it('reports a side file that cannot be written on its item, after the tags were written', async () => {
     const file = await scratch('Unsorted/track01.mp3');
     await mkdir(path.join(path.dirname(file), 'cover.jpg'));
-    const res = expectError(await save([{ file_full_path: file, title: 'side', album_img: `data:image/png;base64,${png.toString('base64')}`, is_save_album_cover: true }]), 400, 'TAGSONIC_ERR_TAGS_WRITE_FAILED');
+    const res = expectError(await save([{ file_full_path: file, title: 'side', album_img: `data:image/png;base64,${png.toString('base64')}`, is_save_album_cover: true }]), 400, 'TAGSONIC_ERR_FILES_SIDE_FILE_FAILED');
     expect(res.message).toMatch(/cover\.jpg|EISDIR|directory/i);
     expect((await probeTags(file)).title).toBe('side');
   });

@@ -105,6 +105,7 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_FILES_LRC_TOO_LARGE: { zh: '歌词文件超过 2 MB，不是歌词文件', en: 'The lyrics file is larger than 2 MB; it is not a lyrics file.' },
   TAGSONIC_ERR_FILES_COVER_NOT_IMAGE: { zh: '封面文件不是可识别的图片', en: 'The cover file is not a picture Tagsonic can read.' },
   TAGSONIC_ERR_FILES_COVER_NOT_JPEG: { zh: 'cover.jpg 必须是 JPEG 格式', en: 'cover.jpg must be written as JPEG.' },
+  TAGSONIC_ERR_FILES_SIDE_FILE_FAILED: { zh: '标签已保存，但旁边的歌词文件（.lrc）或封面文件（cover.jpg）无法写入', en: 'The tags were saved, but the lyrics file (.lrc) or cover file (cover.jpg) beside it could not be written.' },
   TAGSONIC_ERR_FILES_COVER_TOO_LARGE: { zh: '封面文件超过 32 MB', en: 'The cover file is larger than 32 MB.' },
   // Uploads and pictures
   TAGSONIC_ERR_UPLOAD_MISSING: { zh: '没有收到文件', en: 'No file was sent.' },

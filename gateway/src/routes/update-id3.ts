@@ -94,7 +94,7 @@ export async function updateId3Routes(app: FastifyInstance, ctx: Ctx): Promise<v
       for (let i = 0; i < report.length; i++) {
         const it = report[i];
         const plan = plans[i];
-        const side = it.status === 'success' ? await sideFiles(plan).catch((e: unknown) => ({ error: errorText(e), errorCode: isTagsonicError(e) ? e.code : null })) : {};
+        const side = it.status === 'success' ? await sideFiles(plan).catch((e: unknown) => ({ error: errorText(e), errorCode: isTagsonicError(e) ? e.code : SIDE_FILE_FAILED })) : {};
         items.push({
           path: it.path,
           status: 'error' in side ? 'fail' : it.status,
@@ -189,6 +189,12 @@ async function sideFiles(plan: Plan): Promise<{ lyricsFile?: string | null; cove
 }
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * A file system error writing the .lrc or cover.jpg after the tags were written: its own code, so the
+ * dashboard does not say the tags failed (TAGS_WRITE_FAILED) when only the file beside them did.
+ */
+const SIDE_FILE_FAILED = 'TAGSONIC_ERR_FILES_SIDE_FILE_FAILED';
 
 /**
  * Subscribes before the task exists so a fast worker's completion event is never missed; resolves
