@@ -4,10 +4,12 @@
  * English inside a Chinese notice; dates read 2026-11-24 23:36 in zh-CN; notices sit below the header.
  * Screenshots go to test/browser/screenshots/i18n-*.png.
  */
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildDashboard, launchBrowser, makeHome, newContext, screenshot, startServer, type Home, type Server } from './harness.ts';
+import { textFrame, txxxFrame, writeMp3WithTag } from '../support/oversize-tags.ts';
 
 const PASSWORD = 'i18n-test-password';
 const BOB_PASSWORD = 'i18n-bob-password';
@@ -130,5 +132,73 @@ describe('server messages in the interface language', { timeout: 120_000 }, () =
     } finally {
       await bobContext.close();
     }
+  });
+});
+
+describe('failed task items in the interface language', { timeout: 120_000 }, () => {
+  const name = 'oversize-tag.mp3';
+  let folder: string;
+
+  /** Opens the file in the editor through the path box, as a user typing a path would. */
+  async function openInEditor(pathLabel: string) {
+    const box = page.locator(`.ts-tree-toolbar input[aria-label="${pathLabel}"]`);
+    // The first listing (the media root) must be in, or it would put its path back into the box.
+    await page.locator('[data-testid="file-tree"]:not([data-loading]) li[data-name="codes"]').waitFor();
+    await box.fill(folder);
+    await box.press('Enter');
+    await expect.poll(() => box.inputValue()).toBe(folder);
+    await page.locator(`[data-testid="file-tree"] li[data-name="${name}"] .ts-tree-button`).click();
+    await expect.poll(() => page.locator('#ts-field-title').inputValue()).toBe('Kept');
+  }
+
+  async function openBell(label: string) {
+    await page.getByRole('button', { name: label, exact: true }).click();
+    // Screenshots wait for the popover's zoom-in to end (its box is then its layout size).
+    const list = page.locator('.ts-bell-list');
+    await expect.poll(() => list.evaluate((el) => Math.round(el.getBoundingClientRect().width) === (el as HTMLElement).offsetWidth)).toBe(true);
+    return list.locator('li').first();
+  }
+
+  it('saving onto a file whose tag is beyond bounds says why, in Chinese and then in English; so does the bell', async () => {
+    // A 5 MiB TXXX frame: the editor reads the file (the frame is left out), the writer refuses to rewrite it.
+    folder = path.join(home.media, 'codes');
+    await mkdir(folder, { recursive: true });
+    await writeMp3WithTag(path.join(folder, name), [textFrame('TIT2', 'Kept'), txxxFrame('JUNK', 5 * 1024 * 1024)]);
+    await page.goto(`${server.base}/`);
+    if (page.url().includes('/login')) {
+      await signIn(page, 'admin', PASSWORD);
+      await page.waitForURL(`${server.base}/`);
+    }
+    await openInEditor('路径');
+    await page.locator('#ts-field-title').fill('改一下');
+    await page.getByTestId('save-button').click();
+    await notice('修改失败！').waitFor();
+    expect(await noticeText('修改失败！')).toBe('文件的标签超出大小限制（封面、单个字段、帧数量或标签总大小），文件可能已损坏');
+    await screenshot(page, 'i18n-06-save-refused-zh');
+
+    const zh = await openBell('通知');
+    await expect.poll(() => zh.locator('.ts-bell-title').textContent()).toBe('手动修改 失败');
+    expect(await zh.locator('.ts-bell-content').textContent()).toBe(
+      `1 个文件失败（共 1 个）：${path.join(folder, name)}: 文件的标签超出大小限制（封面、单个字段、帧数量或标签总大小），文件可能已损坏`,
+    );
+    await screenshot(page, 'i18n-07-bell-zh');
+    await page.keyboard.press('Escape');
+
+    await setLanguage(page, 'en');
+    await openInEditor('Path');
+    await page.locator('#ts-field-title').fill('Changed');
+    await page.getByTestId('save-button').click();
+    await notice('Save failed!').waitFor();
+    expect(await noticeText('Save failed!')).toBe("The file's tags are beyond the size limits (cover, a single field, frame count or total size); the file may be malformed.");
+    await screenshot(page, 'i18n-08-save-refused-en');
+
+    const en = await openBell('Notifications');
+    await expect.poll(() => en.locator('.ts-bell-title').textContent()).toBe('Manual edit failed');
+    const content = await en.locator('.ts-bell-content').textContent();
+    expect(content).toBe(`1 of 1 file failed: ${path.join(folder, name)}: The file's tags are beyond the size limits (cover, a single field, frame count or total size); the file may be malformed.`);
+    expect(content).not.toMatch(/[\u4e00-\u9fff]/);
+    await screenshot(page, 'i18n-09-bell-en');
+    await page.keyboard.press('Escape');
+    await setLanguage(page, 'zh-CN');
   });
 });

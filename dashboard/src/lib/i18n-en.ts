@@ -39,6 +39,7 @@ export const EN: Record<string, string> = {
   // Bell records (features/shell/lib/record-text.ts): the tasks' action names and the record's wording
   '{action} 失败': '{action} failed',
   '{n} 个文件失败（共 {total} 个）': '{n} of {total} files failed',
+  '{n} 个文件失败（共 {total} 个）|1': '{n} of {total} file failed',
   '{counts}：{detail}': '{counts}: {detail}',
   手动修改: 'Manual edit',
   媒体库扫描: 'Library scan',

@@ -35,6 +35,8 @@ describe('bell record text', () => {
     const r = record({ action: '新的操作', error_code: null, error: 'disk on fire', path: null });
     expect(recordText(r, 'en')).toEqual({ title: '新的操作 failed', content: '1 of 2 files failed: disk on fire' });
     expect(recordText(record({ error: null, error_code: null, path: null }), 'en').content).toBe('1 of 2 files failed');
+    expect(recordText(record({ error: null, error_code: null, path: null, total: 1 }), 'en').content).toBe('1 of 1 file failed');
+    expect(recordText(record({ error: null, error_code: null, path: null, total: 1 }), 'zh-CN').content).toBe('1 个文件失败（共 1 个）');
   });
 
   it('counts the attempts of an item the workers gave up on', () => {
