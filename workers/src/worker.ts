@@ -1,7 +1,7 @@
 import type { Bus, Subscription } from '@tagsonic/core/bus';
 import type { MediaRoots } from '@tagsonic/core/media';
 import type { SettleReport, Tasks } from '@tagsonic/core/tasks';
-import { SUBJECTS } from '@tagsonic/core/tasks';
+import { NOT_RESUMABLE, SUBJECTS } from '@tagsonic/core/tasks';
 import { createTagWriterPool, type TagJournal } from '@tagsonic/core/tags';
 import { SCAN_TASK_KIND } from '@tagsonic/core/library';
 import { tagsWriteHandler, tagsWriteSettler } from './commands/tags-write.ts';
@@ -39,7 +39,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       settlers: {
         'tags.write': tagsWriteSettler(deps),
         // A scan cut short is not resumed: the scan at every start covers the library again.
-        [SCAN_TASK_KIND]: async () => async () => ({ status: 'fail', error: 'Interrupted by a crash; the next scan covers the library again.' }),
+        [SCAN_TASK_KIND]: async () => async () => ({ status: 'fail', errorCode: NOT_RESUMABLE, error: 'Interrupted by a crash; the next scan covers the library again.' }),
       },
       subjects: { 'tags.write': SUBJECTS.tagsWrite },
     });

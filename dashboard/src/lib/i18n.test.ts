@@ -34,6 +34,18 @@ describe('i18n', () => {
     expect(translate('没有这条', undefined, 'en')).toBe('没有这条');
   });
 
+  it('counts in English take the singular for one and the plural otherwise', () => {
+    expect(translate('{total} 项', { total: 1 }, 'en')).toBe('1 entry');
+    expect(translate('{total} 项', { total: 2 }, 'en')).toBe('2 entries');
+    expect(translate('{total} 项', { total: 1 }, 'zh-CN')).toBe('1 项');
+    expect(translate('{n} 个文件', { n: 1 }, 'en')).toBe('1 file');
+    expect(translate('已勾选 {files} 个文件，{folders} 个文件夹。', { files: 1, folders: 3 }, 'en')).toBe('1 file and 3 folders ticked.');
+    expect(translate('{n} 个文件失败（共 {total} 个）', { n: 1, total: 1 }, 'en')).toBe('1 of 1 file failed');
+    // No English text is left with a count placeholder followed by a fixed plural.
+    const fixedPlural = Object.entries(EN).filter(([, en]) => /\{(\w+)\} (entries|files|folders|rows)\b/.test(en));
+    expect(fixedPlural).toEqual([]);
+  });
+
   it('labels single-value tag fields in the singular, the navigation in the plural', () => {
     expect(translate('艺术家|字段', undefined, 'zh-CN')).toBe('艺术家');
     expect(translate('艺术家|字段', undefined, 'en')).toBe('Artist');

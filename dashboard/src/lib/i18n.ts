@@ -25,13 +25,20 @@ export const useLang = create<LangState>((set) => ({
 /**
  * `{name}` placeholders are filled from params. A key may name its context after a `|`
  * (`艺术家|字段`): one Chinese word can need two English ones (the Artists page, the Artist field);
- * Chinese shows the part before the `|`.
+ * Chinese shows the part before the `|`. English words that follow a count take the form
+ * `{n:file/files}` (singular/plural by that parameter).
  */
 export function translate(zh: string, params?: Record<string, string | number>, lang: Lang = useLang.getState().lang): string {
   const bar = zh.indexOf('|');
   const chinese = bar < 0 ? zh : zh.slice(0, bar);
   let text = lang === 'en' ? (EN[zh] ?? chinese) : chinese;
-  if (params) for (const [k, v] of Object.entries(params)) text = text.replaceAll(`{${k}}`, String(v));
+  if (params) {
+    // `{n:file/files}` picks the English word by the count (Chinese has no plural, so only English uses it).
+    text = text.replace(/\{(\w+):([^/{}]*)\/([^{}]*)\}/g, (all, k: string, one: string, other: string) =>
+      k in params ? (Number(params[k]) === 1 ? one : other) : all,
+    );
+    for (const [k, v] of Object.entries(params)) text = text.replaceAll(`{${k}}`, String(v));
+  }
   return text;
 }
 

@@ -55,11 +55,11 @@ export function libraryScanHandler(deps: ScanHandlerDeps) {
       if (isTagsonicError(e) && e.code === SCAN_ERRORS.running) {
         // A redelivery of the command whose scan is still running elsewhere: that scan settles the item.
         if ((await deps.scanner.runningTaskId()) === cmd.taskId) return;
-        await deps.tasks.finishItem(cmd.itemId, { status: 'skip', error: e.message });
+        await deps.tasks.finishItem(cmd.itemId, { status: 'skip', error: e.message, errorCode: e.code });
         return;
       }
       if (isTagsonicError(e) && e.kind !== 'unavailable' && e.kind !== 'internal') {
-        await deps.tasks.finishItem(cmd.itemId, { status: 'fail', error: e.message });
+        await deps.tasks.finishItem(cmd.itemId, { status: 'fail', error: e.message, errorCode: e.code });
         return;
       }
       throw e;

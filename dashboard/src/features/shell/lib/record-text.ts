@@ -11,7 +11,7 @@ export function recordText(r: FailedRecord, lang: Lang): { title: string; conten
   // Action names are the spec's Chinese (手动修改); one without an English entry stays as it is.
   const title = translate('{action} 失败', { action: translate(r.action, undefined, lang) }, lang);
   // English counts the total: "1 of 1 file failed", "2 of 5 files failed".
-  const counts = translate(r.total === 1 ? '{n} 个文件失败（共 {total} 个）|1' : '{n} 个文件失败（共 {total} 个）', { n: r.failed_count, total: r.total }, lang);
+  const counts = translate('{n} 个文件失败（共 {total} 个）', { n: r.failed_count, total: r.total }, lang);
   const reason = r.error === null && r.error_code === null ? '' : serverMessage(r.error_code ?? undefined, r.error ?? '', lang);
   const detail = [r.path, reason].filter(Boolean).join(': ');
   return { title, content: detail ? translate('{counts}：{detail}', { counts, detail }, lang) : counts };
