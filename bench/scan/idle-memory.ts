@@ -32,6 +32,8 @@ const { values } = parseArgs({
     serve: { type: 'string', default: '20' },
     connections: { type: 'string', default: '8' },
     checkout: { type: 'string', default: path.resolve(import.meta.dirname, '../..') },
+    /** The server's young generation (./run gives 8): compare another size. */
+    'semi-space': { type: 'string', default: '8' },
     /** Only these methods in the mix (e.g. search3,getRandomSongs): which call holds memory. */
     only: { type: 'string' },
   },
@@ -71,6 +73,27 @@ async function sample(pid: number, t0: number): Promise<Sample> {
   return { t: Math.round((performance.now() - t0) / 100) / 10, rss: mb(kb('VmRSS')), anon: mb(kb('RssAnon')), file: mb(kb('RssFile') + kb('RssShmem')), threads: kb('Threads') };
 }
 
+/**
+ * Where the anonymous memory is, from /proc/<pid>/smaps: V8 heap pages (its 256 KiB mappings), the
+ * main thread's malloc heap ([heap]: buffers, native libraries; freed memory inside it stays resident),
+ * and the rest (thread stacks and arenas, large V8 objects, mmapped buffers).
+ */
+async function breakdown(pid: number): Promise<{ v8Pages: number; mallocHeap: number; other: number }> {
+  const smaps = await readFile(`/proc/${pid}/smaps`, 'utf8');
+  let v8Pages = 0;
+  let mallocHeap = 0;
+  let other = 0;
+  for (const region of smaps.split(/\n(?=[0-9a-f]+-[0-9a-f]+ )/)) {
+    const head = region.slice(0, region.indexOf('\n'));
+    const [start, end] = head.split(' ')[0]!.split('-').map((x) => parseInt(x, 16));
+    const anon = Number(/^Anonymous:\s+(\d+)/m.exec(region)?.[1] ?? 0);
+    if (head.includes('[heap]')) mallocHeap += anon;
+    else if (end! - start! === 256 * 1024 && !head.includes('/')) v8Pages += anon;
+    else other += anon;
+  }
+  return { v8Pages: mb(v8Pages), mallocHeap: mb(mallocHeap), other: mb(other) };
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
@@ -100,7 +123,7 @@ async function call<T>(method: string, query = ''): Promise<T> {
 
 try {
   const t0 = performance.now();
-  server = spawn(process.execPath, ['--no-node-snapshot', '--max-semi-space-size=8', 'cli/src/main.ts', 'start'], {
+  server = spawn(process.execPath, ['--no-node-snapshot', `--max-semi-space-size=${values['semi-space']}`, 'cli/src/main.ts', 'start'], {
     cwd: checkout,
     env: { ...process.env, TAGSONIC_HOME: home, TAGSONIC_PORT: String(port), TAGSONIC_HOST: '127.0.0.1', TAGSONIC_ADMIN_PASSWORD: 'bench-admin-password', TAGSONIC_SUBSONIC_PASSWORD: PASSWORD, TAGSONIC_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -139,6 +162,7 @@ try {
   log(`scan done at ${scanEnd} s; idle for ${idle} s …`);
   await sleep(idle * 1000);
   results.idle = await sample(pid, t0);
+  results.idleBreakdown = await breakdown(pid);
 
   // The request mix: ids from the server's own answers.
   type AlbumList = { albumList2: { album: Array<{ id: string }> } };
@@ -191,6 +215,7 @@ end
   results.serving = { max: peak(serving), last: serving.at(-1), reqPerSec: Math.round(w.requests / (w.us / 1e6)), errors: w.errors, p99Ms: w.p99 / 1000 };
   await sleep(10_000);
   results.afterServing = await sample(pid, t0);
+  results.afterServingBreakdown = await breakdown(pid);
   const longIdle = Number(values['long-idle']);
   if (longIdle > 0) {
     log(`idle for ${longIdle} s more …`);
@@ -203,7 +228,7 @@ end
   const srv = results.serving as { max: Sample; last: Sample; reqPerSec: number; errors: number; p99Ms: number };
   process.stdout.write(
     [
-      `\nIdle memory — ${files} audio files in ${library}, server from ${checkout}; load ${results.load as string}; cold scan ${scanEnd} s after start`,
+      `\nIdle memory — ${files} audio files in ${library}, server from ${checkout}, --max-semi-space-size=${values['semi-space']}; load ${results.load as string}; cold scan ${scanEnd} s after start`,
       '',
       '| moment | RSS MB | anonymous | file-backed | threads | at s |',
       '|---|---:|---:|---:|---:|---:|',
@@ -215,6 +240,7 @@ end
       row('10 s after serving', results.afterServing as Sample),
       longIdle > 0 ? row(`idle ${longIdle} s more`, results.longIdle as Sample) : '',
       '',
+      `anonymous memory, idle: ${JSON.stringify(results.idleBreakdown)}; after serving: ${JSON.stringify(results.afterServingBreakdown)}`,
       'target: ≤ 150 MB serving 10k tracks after the scan',
       `JSON ${JSON.stringify(results)}`,
       '',

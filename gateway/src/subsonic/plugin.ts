@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { VERSION } from '@tagsonic/core/config';
 import { TagsonicError } from '@tagsonic/core/errors';
+import { noteActivity } from '@tagsonic/core/memory';
 import type { Ctx } from '../deps.ts';
 import { authenticate, checkVersion } from './auth.ts';
 import { subsonicCors } from './cors.ts';
@@ -72,6 +73,8 @@ export async function subsonicRoutes(rest: FastifyInstance, ctx: Ctx, groups: re
   });
 
   const handle = (endpoint: Endpoint) => async (request: FastifyRequest, reply: FastifyReply) => {
+    // A burst of calls leaves garbage in the old generation: collected once the clients go quiet.
+    noteActivity();
     try {
       const params = paramsOf(request);
       const call: PublicCall = {

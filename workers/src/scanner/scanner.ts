@@ -10,6 +10,7 @@ import { conflict, isTagsonicError, unavailable } from '@tagsonic/core/errors';
 import { newId } from '@tagsonic/core';
 import type { MediaRoot, MediaRoots } from '@tagsonic/core/media';
 import { SUBJECTS } from '@tagsonic/core/tasks';
+import { noteActivity } from '@tagsonic/core/memory';
 import { createTagReaderPool, readTags, type ReadResult, type TagReaderPool } from '@tagsonic/core/tags';
 import {
   aggregate,
@@ -396,6 +397,8 @@ export class Scanner {
     } finally {
       clearInterval(renew);
       if (pool) await pool.close();
+      // The scan's documents, reads and plan are garbage now: collected once the process goes quiet.
+      noteActivity();
       await library.releaseScanLock(this.owner).catch(() => undefined);
     }
   }

@@ -1,0 +1,1 @@
+export { idleCollections, noteActivity, QUIET_MS } from './idle-gc.ts';
