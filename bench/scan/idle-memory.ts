@@ -11,7 +11,7 @@
  *   2. after --idle seconds with no request (the target: ≤ 150 MB serving 10k tracks);
  *   3. while serving `wrk` (1 thread, --connections) for --serve seconds over a mix of Subsonic calls
  *      (getArtists, getAlbumList2, getAlbum, getSong, search3, getRandomSongs, getGenres, ping) — max and
- *      last sample — and 10 s after the load;
+ *      last sample — and 15 s after the load (past the server's quiet-time collection);
  *   4. with --long-idle N, once more after N further idle seconds.
  * Prints a table and one JSON line. A script, not a timed test: run it alone (2 shared cores).
  */
@@ -213,7 +213,8 @@ end
   if (!line) throw new Error(`wrk failed: ${wrkOut}`);
   const w = JSON.parse(line.slice(5)) as { requests: number; us: number; errors: number; p99: number };
   results.serving = { max: peak(serving), last: serving.at(-1), reqPerSec: Math.round(w.requests / (w.us / 1e6)), errors: w.errors, p99Ms: w.p99 / 1000 };
-  await sleep(10_000);
+  // Past the server's quiet-time collection (core/src/memory: 10 s after the last call).
+  await sleep(15_000);
   results.afterServing = await sample(pid, t0);
   results.afterServingBreakdown = await breakdown(pid);
   const longIdle = Number(values['long-idle']);
@@ -237,7 +238,7 @@ end
       row(`idle ${idle} s`, results.idle as Sample),
       row(`serving, max (${srv.reqPerSec} req/s, p99 ${srv.p99Ms} ms, ${srv.errors} errors)`, srv.max),
       row('serving, last sample', srv.last),
-      row('10 s after serving', results.afterServing as Sample),
+      row('15 s after serving', results.afterServing as Sample),
       longIdle > 0 ? row(`idle ${longIdle} s more`, results.longIdle as Sample) : '',
       '',
       `anonymous memory, idle: ${JSON.stringify(results.idleBreakdown)}; after serving: ${JSON.stringify(results.afterServingBreakdown)}`,
