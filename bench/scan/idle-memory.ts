@@ -34,6 +34,8 @@ const { values } = parseArgs({
     checkout: { type: 'string', default: path.resolve(import.meta.dirname, '../..') },
     /** The server's young generation (./run gives 8): compare another size. */
     'semi-space': { type: 'string', default: '8' },
+    /** More flags for the server's node, space-separated: `--node-flags=--optimize-for-size`. */
+    'node-flags': { type: 'string', default: '' },
     /** Only these methods in the mix (e.g. search3,getRandomSongs): which call holds memory. */
     only: { type: 'string' },
   },
@@ -123,7 +125,7 @@ async function call<T>(method: string, query = ''): Promise<T> {
 
 try {
   const t0 = performance.now();
-  server = spawn(process.execPath, ['--no-node-snapshot', `--max-semi-space-size=${values['semi-space']}`, 'cli/src/main.ts', 'start'], {
+  server = spawn(process.execPath, ['--no-node-snapshot', `--max-semi-space-size=${values['semi-space']}`, ...values['node-flags']!.split(' ').filter(Boolean), 'cli/src/main.ts', 'start'], {
     cwd: checkout,
     env: { ...process.env, TAGSONIC_HOME: home, TAGSONIC_PORT: String(port), TAGSONIC_HOST: '127.0.0.1', TAGSONIC_ADMIN_PASSWORD: 'bench-admin-password', TAGSONIC_SUBSONIC_PASSWORD: PASSWORD, TAGSONIC_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -229,7 +231,7 @@ end
   const srv = results.serving as { max: Sample; last: Sample; reqPerSec: number; errors: number; p99Ms: number };
   process.stdout.write(
     [
-      `\nIdle memory — ${files} audio files in ${library}, server from ${checkout}, --max-semi-space-size=${values['semi-space']}; load ${results.load as string}; cold scan ${scanEnd} s after start`,
+      `\nIdle memory — ${files} audio files in ${library}, server from ${checkout}, --max-semi-space-size=${values['semi-space']} ${values['node-flags']}; load ${results.load as string}; cold scan ${scanEnd} s after start`,
       '',
       '| moment | RSS MB | anonymous | file-backed | threads | at s |',
       '|---|---:|---:|---:|---:|---:|',
