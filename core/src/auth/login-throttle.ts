@@ -77,6 +77,7 @@ export class LoginThrottle {
   private readonly seen = new Map<string, { count: number; since: number }>();
   /** Address key → the credential checks from it now running (settled when each is known right or counted). */
   private readonly inFlight = new Map<string, Set<Promise<unknown>>>();
+  private readonly addresses = new Map<string, string>();
   private lastSweep = 0;
 
   constructor(store: Store, options: LoginThrottleOptions = {}) {
@@ -151,31 +152,36 @@ export class LoginThrottle {
    * failures for the account are then forgiven. Null when `verify` says the credentials are wrong.
    */
   async attempt<T>(ip: string, username: string | undefined, verify: () => Promise<T | null>, options: { slowFailures?: boolean } = {}): Promise<T | null> {
-    const k = this.keys(ip, username);
-    this.assertKeysNotRefused(k);
-    const running = this.inFlight.get(k.address);
-    const before = running ? [...running] : [];
+    // The success path builds no key strings unless this process has seen failures: the Subsonic API
+    // authenticates every request, and most servers never see a wrong password.
+    const address = this.addressOf(ip);
+    if (this.seen.size > 0) this.assertKeysNotRefused(this.keys(ip, username));
+    const running = this.inFlight.get(address);
+    const before = running === undefined ? undefined : [...running];
     const check = verify().then((ok) => {
-      if (!ok) this.note(k, this.now());
+      if (!ok) this.note(this.keys(ip, username), this.now());
       return ok;
     });
-    this.inFlight.set(k.address, (running ?? new Set()).add(check));
+    this.inFlight.set(address, (running ?? new Set()).add(check));
     let ok: T | null;
     try {
       ok = await check;
     } finally {
-      const set = this.inFlight.get(k.address);
+      const set = this.inFlight.get(address);
       set?.delete(check);
-      if (set?.size === 0) this.inFlight.delete(k.address);
+      if (set?.size === 0) this.inFlight.delete(address);
     }
     if (!ok) {
-      const delay = await this.countInStore(k, this.now());
+      const delay = await this.countInStore(this.keys(ip, username), this.now());
       if (options.slowFailures) await this.pause(delay);
       return null;
     }
-    if (before.length > 0) await Promise.allSettled(before);
-    this.assertKeysNotRefused(k);
-    if (k.pair !== undefined && this.seen.has(k.pair)) await this.forgive(k.pair);
+    if (before !== undefined) await Promise.allSettled(before);
+    if (this.seen.size > 0) {
+      const k = this.keys(ip, username);
+      this.assertKeysNotRefused(k);
+      if (k.pair !== undefined && this.seen.has(k.pair)) await this.forgive(k.pair);
+    }
     return ok;
   }
 
@@ -259,8 +265,19 @@ export class LoginThrottle {
     await this.failures.deleteMany({ since: { $lte: now - this.policy.windowMs } });
   }
 
+  /** `addressKey(ip)`, remembered for the addresses seen lately (every request asks). */
+  private addressOf(ip: string): string {
+    let address = this.addresses.get(ip);
+    if (address === undefined) {
+      if (this.addresses.size >= 4096) this.addresses.clear();
+      address = addressKey(ip);
+      this.addresses.set(ip, address);
+    }
+    return address;
+  }
+
   private keys(ip: string, name: string | undefined): Keys {
-    const address = addressKey(ip);
+    const address = this.addressOf(ip);
     // A name is only a key here: a long one (Subsonic's u may be anything) is cut, not stored whole.
     const username = name?.slice(0, 200);
     return {

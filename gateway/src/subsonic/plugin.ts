@@ -9,7 +9,7 @@ import { TagsonicError } from '@tagsonic/core/errors';
 import { noteActivity } from '@tagsonic/core/memory';
 import type { Ctx } from '../deps.ts';
 import { authenticate, checkVersion } from './auth.ts';
-import { subsonicCors } from './cors.ts';
+import { allowAnyOrigin, subsonicCors } from './cors.ts';
 import { ErrorCodes, missingParam, toSubsonicError } from './errors.ts';
 import { API_VERSION, SERVER_TYPE, type ResponseBody, type SubsonicErrorBody, type SubsonicResponse } from './model.ts';
 import { NOT_IMPLEMENTED } from './not-implemented.ts';
@@ -66,8 +66,12 @@ export async function subsonicRoutes(rest: FastifyInstance, ctx: Ctx, groups: re
   // Some clients POST with no or another content type and all parameters in the query: ignore such bodies.
   rest.addContentTypeParser('*', { bodyLimit: FORM_LIMIT }, (_request, _payload, done) => done(null, undefined));
 
-  rest.setErrorHandler((error, request, reply) => send(request, reply, undefined, error));
+  rest.setErrorHandler((error, request, reply) => {
+    allowAnyOrigin(reply);
+    return send(request, reply, undefined, error);
+  });
   rest.setNotFoundHandler((request, reply) => {
+    allowAnyOrigin(reply);
     const name = request.url.split('?')[0]!.replace(/^\/rest\/?/, '').replace(/\.view$/, '');
     return send(request, reply, undefined, new TagsonicError('not_found', ErrorCodes.UNKNOWN_METHOD, `Unknown Subsonic method "${name}".`));
   });
@@ -75,6 +79,7 @@ export async function subsonicRoutes(rest: FastifyInstance, ctx: Ctx, groups: re
   const handle = (endpoint: Endpoint) => async (request: FastifyRequest, reply: FastifyReply) => {
     // A burst of calls leaves garbage in the old generation: collected once the clients go quiet.
     noteActivity();
+    allowAnyOrigin(reply);
     try {
       const params = paramsOf(request);
       const call: PublicCall = {
@@ -112,7 +117,10 @@ export async function subsonicRoutes(rest: FastifyInstance, ctx: Ctx, groups: re
   };
   for (const endpoint of registry.endpoints.values()) route(endpoint.name, handle(endpoint));
   for (const [name, reason] of NOT_IMPLEMENTED) {
-    route(name, async (request, reply) => send(request, reply, undefined, new TagsonicError('unsupported', ErrorCodes.NOT_IMPLEMENTED, `${name} is not implemented. ${reason}`)));
+    route(name, async (request, reply) => {
+      allowAnyOrigin(reply);
+      return send(request, reply, undefined, new TagsonicError('unsupported', ErrorCodes.NOT_IMPLEMENTED, `${name} is not implemented. ${reason}`));
+    });
   }
   return registry;
 }
