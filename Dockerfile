@@ -14,6 +14,8 @@ COPY test/package.json test/
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
 ENV TAGSONIC_HOME=/app NODE_ENV=production NODE_COMPILE_CACHE=/tmp/tagsonic-node-compile-cache
+# glibc malloc: 2 arenas, fixed mmap/trim thresholds (core/src/memory/malloc-env.ts) — ~25 MB less idle.
+ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072
 EXPOSE 8002
 ENTRYPOINT ["node", "--no-node-snapshot", "--max-semi-space-size=8", "cli/src/main.ts"]
 CMD ["start"]

@@ -1,11 +1,12 @@
 /**
  * Idle-memory bench: the resident set of the real server process after a cold scan, idle, and serving.
  *   node bench/scan/idle-memory.ts [--library /tmp/tagsonic-bench-10k] [--idle 30] [--long-idle 0]
- *        [--serve 20] [--connections 8] [--checkout .]
+ *        [--serve 20] [--connections 8] [--checkout .] [--malloc-env off]
  *
  * Starts `tagsonic start` as `./run start` does (`node --no-node-snapshot --max-semi-space-size=8
- * cli/src/main.ts start`, from --checkout: another clone measures another version) with a temp home
- * whose media folder is the library, so the server's own start-up watcher tick queues the cold scan.
+ * cli/src/main.ts start` with the launchers' glibc malloc settings, core/src/memory/malloc-env.ts, unless
+ * --malloc-env off; from --checkout: another clone measures another version) with a temp home whose
+ * media folder is the library, so the server's own start-up watcher tick queues the cold scan.
  * Samples /proc/<pid>/status every 250 ms (VmRSS, RssAnon, RssFile, threads) and reports:
  *   1. the peak during the scan and the resident set when getScanStatus says it is done;
  *   2. after --idle seconds with no request (the target: ≤ 150 MB serving 10k tracks);
@@ -22,6 +23,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { MALLOC_ENV } from '@tagsonic/core/memory';
 import { generateLibrary, MANIFEST_FILE } from '@tagsonic/test/library';
 
 const { values } = parseArgs({
@@ -38,6 +40,8 @@ const { values } = parseArgs({
     'node-flags': { type: 'string', default: '' },
     /** Only these methods in the mix (e.g. search3,getRandomSongs): which call holds memory. */
     only: { type: 'string' },
+    /** `off`: start the server without the launchers' glibc malloc settings (core/src/memory/malloc-env.ts). */
+    'malloc-env': { type: 'string', default: 'on' },
   },
 });
 
@@ -127,7 +131,7 @@ try {
   const t0 = performance.now();
   server = spawn(process.execPath, ['--no-node-snapshot', `--max-semi-space-size=${values['semi-space']}`, ...values['node-flags']!.split(' ').filter(Boolean), 'cli/src/main.ts', 'start'], {
     cwd: checkout,
-    env: { ...process.env, TAGSONIC_HOME: home, TAGSONIC_PORT: String(port), TAGSONIC_HOST: '127.0.0.1', TAGSONIC_ADMIN_PASSWORD: 'bench-admin-password', TAGSONIC_SUBSONIC_PASSWORD: PASSWORD, TAGSONIC_LOG_LEVEL: 'warn' },
+    env: { ...(values['malloc-env'] === 'off' ? {} : MALLOC_ENV), ...process.env, TAGSONIC_HOME: home, TAGSONIC_PORT: String(port), TAGSONIC_HOST: '127.0.0.1', TAGSONIC_ADMIN_PASSWORD: 'bench-admin-password', TAGSONIC_SUBSONIC_PASSWORD: PASSWORD, TAGSONIC_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const pid = server.pid!;
@@ -231,7 +235,7 @@ end
   const srv = results.serving as { max: Sample; last: Sample; reqPerSec: number; errors: number; p99Ms: number };
   process.stdout.write(
     [
-      `\nIdle memory — ${files} audio files in ${library}, server from ${checkout}, --max-semi-space-size=${values['semi-space']} ${values['node-flags']}; load ${results.load as string}; cold scan ${scanEnd} s after start`,
+      `\nIdle memory — ${files} audio files in ${library}, server from ${checkout}, --max-semi-space-size=${values['semi-space']} ${values['node-flags']}, malloc env ${values['malloc-env']}; load ${results.load as string}; cold scan ${scanEnd} s after start`,
       '',
       '| moment | RSS MB | anonymous | file-backed | threads | at s |',
       '|---|---:|---:|---:|---:|---:|',

@@ -1,1 +1,2 @@
 export { idleCollections, noteActivity, QUIET_MS } from './idle-gc.ts';
+export { MALLOC_ENV } from './malloc-env.ts';

@@ -11,14 +11,25 @@
  * and never shrinks: after a big file the instances are dropped (`releaseAfter`), and the heap with them
  * once the writes still using them are done.
  */
-import { TagLib } from 'taglib-wasm';
+import type { TagLib } from 'taglib-wasm';
 import { TAG_ERRORS, unavailable } from './errors.ts';
 
 let emscripten: Promise<TagLib> | null = null;
 let wasi: Promise<TagLib> | null = null;
 
+/** taglib-wasm's PROPERTIES as camelCase key → TagLib's PropertyMap key (TITLE, ALBUMARTIST…); set by the first load. */
+export let wireKeys: Readonly<Record<string, string>> = {};
+
+/**
+ * taglib-wasm is imported here, on the first write, not with this module: importing it costs a process
+ * that never writes tags (the server's main thread: writes run on writer threads) ~14 MB resident.
+ */
 function load(kind: 'emscripten' | 'wasi'): Promise<TagLib> {
-  return TagLib.initialize({ forceWasmType: kind }).catch((err: unknown) => {
+  const module = import('taglib-wasm').then((m) => {
+    wireKeys = Object.fromEntries(Object.entries(m.PROPERTIES).map(([camel, meta]) => [camel, meta.key]));
+    return m.TagLib.initialize({ forceWasmType: kind });
+  });
+  return module.catch((err: unknown) => {
     if (kind === 'emscripten') emscripten = null;
     else wasi = null;
     throw unavailable(TAG_ERRORS.ENGINE_UNAVAILABLE, `The TagLib (${kind}) engine could not be loaded, so tags cannot be written.`, err);

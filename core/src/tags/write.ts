@@ -4,12 +4,12 @@
  * gaps we fill ourselves".
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { PROPERTIES, type AudioFile, type PropertyMap, type TagLib } from 'taglib-wasm';
+import type { AudioFile, PropertyMap, TagLib } from 'taglib-wasm';
 import type { AudioFormat, TagSnapshot } from './model.ts';
 import { profileOf, type FormatProfile, type WriteFamily } from './formats.ts';
 import { TAG_MAPPING, canStore, propertyKey, usesNumberPair, type MappedKey } from './mapping.ts';
 import { deriveNames, type NormalizedArtwork, type NormalizedEdit } from './edit.ts';
-import { releaseAfter, taglibForPictures, taglibForTags } from './taglib.ts';
+import { releaseAfter, taglibForPictures, taglibForTags, wireKeys } from './taglib.ts';
 import { TAG_ERRORS, invalid, unsupported } from './errors.ts';
 import { isTagsonicError } from '../errors/index.ts';
 
@@ -119,9 +119,6 @@ function setCover(file: AudioFile, artwork: NormalizedArtwork | null): void {
   else file.setPictures([{ mimeType: artwork.mime, data: artwork.data, type: 'FrontCover', description: '' }]);
 }
 
-/** taglib-wasm hands out camelCase keys; TagLib itself speaks PropertyMap keys (TITLE, ALBUMARTIST…). */
-const WIRE_KEY: Record<string, string> = Object.fromEntries(Object.entries(PROPERTIES).map(([camel, meta]) => [camel, meta.key]));
-
 /** A file's whole PropertyMap in TagLib's own keys, lyrics included. */
 interface TagState {
   map: Record<string, string[]>;
@@ -131,7 +128,7 @@ interface TagState {
 function tagState(file: AudioFile): TagState {
   const map: Record<string, string[]> = {};
   for (const [key, values] of Object.entries(file.properties())) {
-    if (values && values.length > 0) map[WIRE_KEY[key] ?? key] = [...values];
+    if (values && values.length > 0) map[wireKeys[key] ?? key] = [...values];
   }
   // taglib-wasm keeps lyrics out of properties(); they are a PropertyMap key like any other in TagLib.
   const lyrics = file.getLyrics().map((l) => l.text).filter((t) => t !== '');

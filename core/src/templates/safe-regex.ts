@@ -1,5 +1,14 @@
-import { RE2 } from 're2-wasm';
+import { createRequire } from 'node:module';
+import type { RE2 } from 're2-wasm';
 import { invalid } from '../errors/errors.ts';
+
+/**
+ * re2-wasm instantiates its WASM module (a 16 MiB memory) as it is loaded: loaded on the first pattern,
+ * not with the server (~9 MB resident in a process that never runs one). It is CommonJS, so a
+ * synchronous require keeps compileSafeRegex synchronous.
+ */
+let re2Class: typeof RE2 | undefined;
+const loadRe2 = (): typeof RE2 => (re2Class ??= (createRequire(import.meta.url)('re2-wasm') as typeof import('re2-wasm')).RE2);
 
 /**
  * User-written regular expressions (split file names, replace text) run on RE2 (compiled to WASM),
@@ -25,7 +34,7 @@ export function compileSafeRegex(pattern: string, options: { ignoreCase?: boolea
   const flags = options.ignoreCase ? 'giu' : 'gu';
   let re: RE2;
   try {
-    re = new RE2(source, flags);
+    re = new (loadRe2())(source, flags);
   } catch (e) {
     const reason = e instanceof Error ? e.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '') : String(e);
     throw invalid('TAGSONIC_ERR_REGEX_INVALID', `The regular expression "${pattern}" is not valid here (${reason}); look-arounds and back-references are not supported.`);
