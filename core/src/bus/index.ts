@@ -11,5 +11,5 @@ export {
   type BusErrorReporter,
 } from './handler.ts';
 export { createMemoryBus, type MemoryBusOptions } from './memory.ts';
-export { connectNatsBus, type NatsBusOptions } from './nats.ts';
-export { openBus, type BusConfig } from './open-bus.ts';
+export type { NatsBusOptions } from './nats.ts';
+export { connectNatsBus, openBus, type BusConfig } from './open-bus.ts';
