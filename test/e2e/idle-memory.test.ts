@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GENERATOR_VERSION, generateLibrary } from '@tagsonic/test/library';
+import { MALLOC_ENV } from '@tagsonic/core/memory';
 import { freePort, ROOT } from './tagsonic-process.ts';
 
 const TRACKS = 1_500;
@@ -49,7 +50,7 @@ describe('idle memory', () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     child = spawn(process.execPath, ['--no-node-snapshot', '--max-semi-space-size=8', path.join(ROOT, 'cli/src/main.ts'), 'start'], {
-      env: { ...process.env, TAGSONIC_HOME: home, TAGSONIC_PORT: String(port), TAGSONIC_HOST: '127.0.0.1', TAGSONIC_LOG_LEVEL: 'warn', TAGSONIC_ADMIN_PASSWORD: 'idle-memory-admin', TAGSONIC_SUBSONIC_PASSWORD: PASSWORD },
+      env: { ...MALLOC_ENV, ...process.env, TAGSONIC_HOME: home, TAGSONIC_PORT: String(port), TAGSONIC_HOST: '127.0.0.1', TAGSONIC_LOG_LEVEL: 'warn', TAGSONIC_ADMIN_PASSWORD: 'idle-memory-admin', TAGSONIC_SUBSONIC_PASSWORD: PASSWORD },
       stdio: 'ignore',
     });
     const pid = child.pid!;
