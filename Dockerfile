@@ -13,7 +13,10 @@ COPY cli/package.json cli/
 COPY test/package.json test/
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
-ENV TAGSONIC_HOME=/app NODE_ENV=production NODE_COMPILE_CACHE=/tmp/tagsonic-node-compile-cache
+ARG TAGSONIC_BUILD_ID
+# How messages name a command here (./run exists only in a checkout); the build id keeps serverVersion stable.
+ENV TAGSONIC_HOME=/app NODE_ENV=production NODE_COMPILE_CACHE=/tmp/tagsonic-node-compile-cache \
+    TAGSONIC_COMMAND="docker compose run --rm gateway" TAGSONIC_BUILD_ID=${TAGSONIC_BUILD_ID}
 # glibc malloc: 2 arenas, fixed mmap/trim thresholds (core/src/memory/malloc-env.ts) — ~25 MB less idle.
 ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072
 EXPOSE 8002

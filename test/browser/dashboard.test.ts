@@ -95,7 +95,7 @@ describe('dashboard in chromium', { timeout: 120_000 }, () => {
     await page.waitForURL(/\/login$/);
     await expect.poll(() => page.locator('text=Not a member? Please contact the administrator').count()).toBe(1);
     await page.getByRole('button', { name: 'Forgot password?' }).click();
-    await expect.poll(() => page.locator('.bp6-dialog code', { hasText: 'tagsonic passwd admin' }).count()).toBe(1);
+    await expect.poll(() => page.locator('.bp6-dialog code', { hasText: './run passwd admin' }).count()).toBe(1);
     await screenshot(page, '01-login-forgot-password');
     await page.keyboard.press('Escape');
     await screenshot(page, '01-login');

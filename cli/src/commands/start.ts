@@ -8,6 +8,7 @@ import { loadConfig, VERSION } from '@tagsonic/core/config';
 import { gatewayDeps, openRuntime } from '../runtime.ts';
 import { createConsole, logFormat } from '../console.ts';
 import { LoggingScanner } from '../scan-log.ts';
+import { commandLine } from '../command-line.ts';
 
 export interface StartOptions {
   /** Run the HTTP gateway in this process. */
@@ -30,7 +31,7 @@ export async function start(options: StartOptions): Promise<void> {
   const notice = log.isLevelEnabled('info') ? log : log.child({}, { level: 'info' });
   const admin = await rt.users.ensureAdmin(config.adminPassword);
   if (admin.generatedPassword) {
-    notice.info(`created user "admin" with password ${admin.generatedPassword} (shown only now; change it with ./run passwd admin)`);
+    notice.info(`created user "admin" with password ${admin.generatedPassword} (shown only now; change it with ${commandLine('passwd admin')})`);
   } else if (admin.created) {
     notice.info('created user "admin" with the password from TAGSONIC_ADMIN_PASSWORD');
   }
@@ -41,7 +42,7 @@ export async function start(options: StartOptions): Promise<void> {
     notice.info('gave "admin" the Subsonic password from TAGSONIC_SUBSONIC_PASSWORD');
   } else if (admin.created) {
     // Subsonic clients cannot use the scrypt-hashed sign-in password, so they get error 40 until this is done.
-    notice.info('"admin" has no Subsonic password yet, so Subsonic clients cannot sign in; set one with ./run subsonic-password admin (or in the admin backend)');
+    notice.info(`"admin" has no Subsonic password yet, so Subsonic clients cannot sign in; set one with ${commandLine('subsonic-password admin')} (or in the admin backend)`);
   }
   if (rt.secretsCreated) notice.info(`generated secrets in ${config.dataDir}/secrets.json`);
 

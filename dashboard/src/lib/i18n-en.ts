@@ -89,7 +89,7 @@ export const EN: Record<string, string> = {
   '无需再次激活，所有 V2 功能均可使用。': 'No need to activate again; every V2 feature is available.',
   'V2 有效期至 {date}': 'V2 is active until {date}',
   激活码: 'Activation code',
-  '管理员可在服务器上运行 tagsonic license issue 生成激活码': 'An administrator makes codes on the server with tagsonic license issue',
+  '管理员可在服务器上运行 ./run license issue 生成激活码': 'An administrator makes codes on the server with ./run license issue',
   请输入激活码: 'Enter the activation code',
   获取激活码: 'How to get a code',
   关闭: 'Close',

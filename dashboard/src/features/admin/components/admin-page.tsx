@@ -221,7 +221,7 @@ function ActivationHelp() {
       <h3>{t('激活码')}</h3>
       <p>{t('激活码由服务器管理员在服务器上生成，只对本服务器有效：')}</p>
       <pre className="ts-code">
-        {[`tagsonic license issue            # ${t('V2，默认 365 天')}`, `tagsonic license issue --days 30  # ${t('30 天')}`, `tagsonic license issue --forever  # ${t('永久')}`].join('\n')}
+        {[`./run license issue            # ${t('V2，默认 365 天')}`, `./run license issue --days 30  # ${t('30 天')}`, `./run license issue --forever  # ${t('永久')}`].join('\n')}
       </pre>
       <p className="ts-muted">{t('用户在“激活 V2”对话框中输入激活码；管理员也可以在上方直接修改用户的版本。')}</p>
     </section>

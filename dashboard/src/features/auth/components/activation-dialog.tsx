@@ -47,7 +47,7 @@ export function ActivationDialog({ isOpen, onClose }: { isOpen: boolean; onClose
                   {t('V2 有效期至 {date}', { date: user.active_until.slice(0, 10) })}
                 </Callout>
               ) : null}
-              <FormGroup label={t('激活码')} labelFor="ts-activation-code" helperText={t('管理员可在服务器上运行 tagsonic license issue 生成激活码')}>
+              <FormGroup label={t('激活码')} labelFor="ts-activation-code" helperText={t('管理员可在服务器上运行 ./run license issue 生成激活码')}>
                 <InputGroup id="ts-activation-code" name="code" autoFocus value={code} onValueChange={setCode} placeholder={t('请输入激活码')} />
               </FormGroup>
               <a href={OBTAIN_CODE_URL}>

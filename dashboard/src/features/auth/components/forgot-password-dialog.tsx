@@ -8,9 +8,9 @@ export function ForgotPasswordDialog({ isOpen, onClose }: { isOpen: boolean; onC
       <DialogBody>
         <p>Passwords are never sent by e-mail. Please ask the administrator of this server to reset yours:</p>
         <ol className="ts-steps">
-          <li>Open a shell inside the Tagsonic container (for example <code>docker compose exec tagsonic sh</code>).</li>
           <li>
-            Run <code>tagsonic passwd admin</code> (or <code>tagsonic passwd &lt;username&gt;</code> for another account).
+            On the server, in the Tagsonic folder, run <code>./run passwd admin</code> (or <code>./run passwd &lt;username&gt;</code> for
+            another account). With Docker Compose: <code>docker compose run --rm gateway passwd admin</code>.
           </li>
           <li>Type the new password twice when asked.</li>
         </ol>
