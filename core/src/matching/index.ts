@@ -1,0 +1,23 @@
+export { normalise, normaliseTitle, normaliseArtists, containsWords, type NormalisedTitle } from './normalise.ts';
+export {
+  scoreCandidate,
+  titleScore,
+  artistScore,
+  albumScore,
+  accepts,
+  distance,
+  durationDifference,
+  rank,
+  EXACT,
+  CONTAINED,
+  NO_MATCH,
+  ARTIST_DISAGREES,
+  HARD_DURATION_TOLERANCE,
+  MATCH_MODES,
+  type Score,
+  type CandidateScores,
+  type FileTags,
+  type CandidateSong,
+  type MatchMode,
+  type RankedCandidate,
+} from './score.ts';
