@@ -1,0 +1,53 @@
+import { TagsonicError, type ErrorKind } from '@tagsonic/core/errors';
+
+/**
+ * Why one invocation of a plugin failed. Codes are stable (the dashboard localises by code); the message is
+ * the plugin's own (for `THREW`) or ours, never a host stack trace: a PluginError carries no `cause`, and its
+ * `stack` is only its first line, so nothing of the host's call path leaves through it either.
+ */
+export const PLUGIN_ERROR_CODES = {
+  /** The plugin's code threw (or rejected); the message is the plugin's. */
+  threw: 'TAGSONIC_ERR_PLUGIN_THREW',
+  /** The wall-clock watchdog or the CPU timeout ended the invocation. */
+  timeout: 'TAGSONIC_ERR_PLUGIN_TIMEOUT',
+  /** The isolate ran out of its memory limit (or died); it is recreated on the next invocation. */
+  memory: 'TAGSONIC_ERR_PLUGIN_MEMORY',
+  /** The result, serialised as JSON, exceeds the size cap. */
+  resultTooLarge: 'TAGSONIC_ERR_PLUGIN_RESULT_TOO_LARGE',
+  /** The plugin's code does not compile. */
+  compile: 'TAGSONIC_ERR_PLUGIN_COMPILE',
+  /** The plugin does not export a function of that name. */
+  noExport: 'TAGSONIC_ERR_PLUGIN_NO_EXPORT',
+  /** The options passed in are not JSON-compatible. */
+  badOptions: 'TAGSONIC_ERR_PLUGIN_BAD_OPTIONS',
+  /** Auto-disabled after consecutive failures (or disabled by hand); `enable()` lifts it. */
+  disabled: 'TAGSONIC_ERR_PLUGIN_DISABLED',
+  /** The sandbox was closed. */
+  closed: 'TAGSONIC_ERR_PLUGIN_CLOSED',
+} as const;
+
+export type PluginErrorCode = (typeof PLUGIN_ERROR_CODES)[keyof typeof PLUGIN_ERROR_CODES];
+
+const KIND: Record<PluginErrorCode, ErrorKind> = {
+  TAGSONIC_ERR_PLUGIN_THREW: 'unavailable',
+  TAGSONIC_ERR_PLUGIN_TIMEOUT: 'unavailable',
+  TAGSONIC_ERR_PLUGIN_MEMORY: 'unavailable',
+  TAGSONIC_ERR_PLUGIN_RESULT_TOO_LARGE: 'unavailable',
+  TAGSONIC_ERR_PLUGIN_COMPILE: 'invalid',
+  TAGSONIC_ERR_PLUGIN_NO_EXPORT: 'invalid',
+  TAGSONIC_ERR_PLUGIN_BAD_OPTIONS: 'invalid',
+  TAGSONIC_ERR_PLUGIN_DISABLED: 'conflict',
+  TAGSONIC_ERR_PLUGIN_CLOSED: 'unavailable',
+};
+
+export class PluginError extends TagsonicError {
+  readonly pluginId: string;
+  declare readonly code: PluginErrorCode;
+
+  constructor(pluginId: string, code: PluginErrorCode, message: string) {
+    super(KIND[code], code, message, { details: { pluginId } });
+    this.name = 'PluginError';
+    this.pluginId = pluginId;
+    this.stack = `${this.name}: ${message}`;
+  }
+}

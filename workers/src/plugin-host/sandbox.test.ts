@@ -1,0 +1,211 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSandbox, PLUGIN_ERROR_CODES, PluginError, type Sandbox, type SandboxOptions } from './index.ts';
+
+/** Every sandbox a test opens; closed after it so isolates do not pile up in the fork. */
+const open: Sandbox[] = [];
+const sandbox = (options: Partial<SandboxOptions> & { code: string }) => {
+  const s = createSandbox({ id: `p${open.length}`, timeoutMs: 2_000, memoryLimitMb: 32, ...options });
+  open.push(s);
+  return s;
+};
+afterEach(() => {
+  for (const s of open.splice(0)) s.close();
+});
+
+/** A second, healthy plugin: after each attack, it must still be served. */
+async function expectOthersStillServed() {
+  const healthy = sandbox({ code: 'exports.ping = async (o) => ({ pong: o.n + 1 });' });
+  await expect(healthy.invoke('ping', { n: 1 })).resolves.toEqual({ pong: 2 });
+}
+
+async function failure(promise: Promise<unknown>): Promise<PluginError> {
+  const error = await promise.then(
+    () => { throw new Error('expected the invocation to fail'); },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(PluginError);
+  return error as PluginError;
+}
+
+describe('plugin sandbox', () => {
+  it('runs an exported function with its options and returns a copy of the result', async () => {
+    const s = sandbox({ code: 'module.exports = { search: async ({ title }) => [{ name: title.toUpperCase(), year: 2001 }] };' });
+    await expect(s.invoke('search', { title: 'abc' })).resolves.toEqual([{ name: 'ABC', year: 2001 }]);
+    await expect(s.invoke('search', { title: 'd' })).resolves.toEqual([{ name: 'D', year: 2001 }]);
+    expect(s.stats()).toMatchObject({ calls: 2, failures: 0, consecutiveFailures: 0, disabled: false });
+    expect(s.stats().p50Ms).toBeGreaterThan(0);
+    expect((await failure(s.invoke('nope'))).code).toBe(PLUGIN_ERROR_CODES.noExport);
+  });
+
+  it('exposes capabilities as plain async functions whose arguments cross as JSON copies', async () => {
+    const seen: unknown[] = [];
+    const s = sandbox({
+      code: `exports.run = async (o, { http, tags }) => {
+        const body = await http.fetch('https://example.org/a', { headers: { x: 1 }, fn() {} });
+        return { body, read: await tags.read(o.path), kinds: [typeof http.fetch, Object.isFrozen(http), String(http.fetch).includes('call(')] };
+      };`,
+      capabilities: {
+        http: { fetch: async (args) => { seen.push(args); return { status: 200, text: 'ok' }; } },
+        tags: { read: (args) => { if (typeof args[0] !== 'string') throw new Error('path must be a string'); return { title: `t:${args[0]}` }; } },
+      },
+    });
+    await expect(s.invoke('run', { path: 'a.mp3' })).resolves.toEqual({ body: { status: 200, text: 'ok' }, read: { title: 't:a.mp3' }, kinds: ['function', true, true] });
+    expect(seen).toEqual([['https://example.org/a', { headers: { x: 1 } }]]);
+    // The caller-provided function re-checks what untrusted code sent.
+    await expect(s.invoke('run', { path: 42 })).rejects.toMatchObject({ code: PLUGIN_ERROR_CODES.threw, message: 'path must be a string' });
+  });
+
+  it("contains this.constructor.constructor('return process')() and other escapes", async () => {
+    const s = sandbox({
+      code: `
+        exports.viaThis = () => this.constructor.constructor('return process')();
+        exports.viaCapability = (o, caps) => caps.util.echo.constructor('return typeof process + typeof require + typeof globalThis.__tagsonicHost')();
+        exports.globals = () => Object.getOwnPropertyNames(globalThis);
+        exports.probe = async (o, caps) => {
+          const f = caps.util.echo;
+          const r = await f('x');
+          return {
+            ownKeysOfCapability: Reflect.ownKeys(f).map(String),
+            prototypeIsPlain: Object.getPrototypeOf(f) === Object.getPrototypeOf(async () => {}),
+            resultIsPlain: Object.getPrototypeOf(r) === Object.prototype,
+            hostGone: typeof __tagsonicHost + typeof __tagsonicDefine,
+          };
+        };`,
+      capabilities: { util: { echo: async (args) => ({ echoed: args[0] }) } },
+    });
+    const viaThis = await failure(s.invoke('viaThis'));
+    expect(viaThis.code).toBe(PLUGIN_ERROR_CODES.threw);
+    expect(viaThis.message).toBe('process is not defined');
+    await expect(s.invoke('viaCapability')).resolves.toBe('undefinedundefinedundefined');
+    const globals = (await s.invoke('globals')) as string[];
+    expect(globals.filter((name) => /ivm|tagsonic|^reference$|require|process|module|host/i.test(name))).toEqual([]);
+    await expect(s.invoke('probe')).resolves.toEqual({
+      ownKeysOfCapability: ['length', 'name'],
+      prototypeIsPlain: true,
+      resultIsPlain: true,
+      hostGone: 'undefinedundefined',
+    });
+    await expectOthersStillServed();
+  });
+
+  it('returns results without __proto__ keys, and pollution inside one context does not reach the host or the next call', async () => {
+    const s = sandbox({
+      code: `
+        exports.pollute = () => {
+          Object.prototype.polluted = 'yes';
+          Array.prototype.polluted = 'yes';
+          return JSON.parse('{"__proto__": {"polluted": "yes"}, "a": {"__proto__": {"admin": true}, "b": 1}, "list": [1]}');
+        };
+        exports.check = () => ({ polluted: ({}).polluted ?? null });`,
+    });
+    const result = (await s.invoke('pollute')) as Record<string, unknown>;
+    expect(result).toEqual({ a: { b: 1 }, list: [1] });
+    expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
+    expect(Object.hasOwn(result, '__proto__')).toBe(false);
+    expect(Object.assign({}, result.a)).not.toHaveProperty('admin');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // A fresh context per invocation: the next call sees pristine prototypes.
+    await expect(s.invoke('check')).resolves.toEqual({ polluted: null });
+  });
+
+  it('stops while(true) with the CPU timeout, and a loop after an awaited host call with the watchdog', async () => {
+    const s = sandbox({
+      code: `exports.spin = () => { while (true) {} };
+             exports.spinLater = async (o, caps) => { await caps.util.tick(); while (true) {} };
+             exports.ok = () => 'ok';`,
+      timeoutMs: 300,
+      capabilities: { util: { tick: async () => null } },
+    });
+    const spin = await failure(s.invoke('spin'));
+    expect(spin.code).toBe(PLUGIN_ERROR_CODES.timeout);
+    const spinLater = await failure(s.invoke('spinLater'));
+    expect(spinLater.code).toBe(PLUGIN_ERROR_CODES.timeout);
+    await expect(s.invoke('ok')).resolves.toBe('ok'); // the isolate was recreated
+    await expectOthersStillServed();
+  });
+
+  it('stops never-settling awaits, in plugin code and in a host function, with the wall-clock watchdog', async () => {
+    let hostSignal: AbortSignal | undefined;
+    const s = sandbox({
+      code: `exports.forever = async () => { await new Promise(() => {}); };
+             exports.slowHost = async (o, caps) => caps.http.fetch('x');`,
+      timeoutMs: 300,
+      capabilities: { http: { fetch: (_args, call) => { hostSignal = call.signal; return new Promise(() => {}); } } },
+    });
+    const started = performance.now();
+    expect((await failure(s.invoke('forever'))).code).toBe(PLUGIN_ERROR_CODES.timeout);
+    expect((await failure(s.invoke('slowHost'))).code).toBe(PLUGIN_ERROR_CODES.timeout);
+    expect(performance.now() - started).toBeLessThan(2_500);
+    expect(hostSignal?.aborted).toBe(true); // the host function learns its caller is gone
+    await expectOthersStillServed();
+  });
+
+  it('contains an allocation bomb with the memory limit and recreates the isolate', async () => {
+    const s = sandbox({
+      code: `exports.bomb = () => { const a = []; while (true) a.push(new Array(100000).fill(Math.random())); };
+             exports.ok = () => 'ok';`,
+      memoryLimitMb: 16,
+      timeoutMs: 10_000,
+    });
+    const bomb = await failure(s.invoke('bomb'));
+    expect(bomb.code).toBe(PLUGIN_ERROR_CODES.memory);
+    expect(bomb.message).toContain('16 MB');
+    await expect(s.invoke('ok')).resolves.toBe('ok');
+    await expectOthersStillServed();
+  });
+
+  it('refuses a result over the size cap', async () => {
+    const s = sandbox({ code: `exports.huge = () => 'x'.repeat(9 * 1024 * 1024);`, memoryLimitMb: 128 });
+    const huge = await failure(s.invoke('huge'));
+    expect(huge.code).toBe(PLUGIN_ERROR_CODES.resultTooLarge);
+    await expectOthersStillServed();
+  });
+
+  it('lets no host stack trace in (a throwing host function) or out (a throwing plugin)', async () => {
+    const s = sandbox({
+      code: `exports.call = async (o, caps) => {
+               try { await caps.files.stat('/x'); } catch (e) { return { message: e.message, stack: String(e.stack) }; }
+             };
+             exports.fail = () => { throw new TypeError('bad tag'); };
+             exports.failValue = () => { throw { toString() { throw new Error('nested'); } }; };`,
+      capabilities: {
+        files: {
+          stat: async () => {
+            throw new Error('upstream said no');
+          },
+        },
+      },
+    });
+    const inside = (await s.invoke('call')) as { message: string; stack: string };
+    expect(inside.message).toBe('upstream said no');
+    expect(inside.stack).not.toMatch(/plugin-host|sandbox\.ts|node:|\/work\//);
+    const thrown = await failure(s.invoke('fail'));
+    expect(thrown).toMatchObject({ code: PLUGIN_ERROR_CODES.threw, message: 'bad tag', pluginId: s.id });
+    expect(thrown.stack).toBe('PluginError: bad tag');
+    expect(thrown.cause).toBeUndefined();
+    expect((await failure(s.invoke('failValue'))).message).toBe('the plugin threw a value that cannot be shown');
+    await expectOthersStillServed();
+  });
+
+  it('reports code that does not compile', async () => {
+    const s = sandbox({ code: 'exports.a = () => {' });
+    const error = await failure(s.invoke('a'));
+    expect(error.code).toBe(PLUGIN_ERROR_CODES.compile);
+    expect(error.message).toMatch(/does not compile/);
+  });
+
+  it('counts failures, disables the plugin after consecutive failures, and enable() lifts it', async () => {
+    const s = sandbox({ code: `exports.fail = () => { throw new Error('site changed'); }; exports.ok = () => 1;`, maxConsecutiveFailures: 3 });
+    await s.invoke('ok');
+    for (let i = 0; i < 3; i++) await failure(s.invoke('fail'));
+    const stats = s.stats();
+    expect(stats).toMatchObject({ calls: 4, failures: 3, consecutiveFailures: 3, disabled: true, disabledReason: 'auto' });
+    expect(stats.lastError).toMatchObject({ code: PLUGIN_ERROR_CODES.threw, message: 'site changed' });
+    expect(stats.lastSuccessAt).not.toBeNull();
+    expect((await failure(s.invoke('ok'))).code).toBe(PLUGIN_ERROR_CODES.disabled);
+    expect(s.stats().calls).toBe(4); // a refused call is not an invocation
+    s.enable();
+    await expect(s.invoke('ok')).resolves.toBe(1);
+    expect(s.stats()).toMatchObject({ disabled: false, consecutiveFailures: 0, calls: 5 });
+  });
+});

@@ -1,0 +1,248 @@
+import ivm from 'isolated-vm';
+import { BOOTSTRAP_SOURCE, HOST_GLOBAL, wrapPluginCode } from './bootstrap.ts';
+import { PLUGIN_ERROR_CODES, PluginError, type PluginErrorCode } from './errors.ts';
+import { parseSandboxJson, toSandboxJson, type JsonValue } from './json.ts';
+import { PluginHealth, type PluginStats } from './stats.ts';
+
+/**
+ * One plugin's sandbox: one isolated-vm isolate (kept across invocations, recreated after it ran out of
+ * memory or was stopped), a fresh context per invocation (~0.3 ms here, so no reuse: nothing a plugin leaves
+ * on its globals or prototypes survives into the next call), and a wall-clock watchdog that also covers time
+ * spent awaiting host calls, which isolated-vm's own `timeout` does not count.
+ */
+
+/** Called with the plugin's arguments as JSON copies; it must re-check them (they come from untrusted code). */
+export type HostFunction = (args: JsonValue[], call: HostCall) => unknown;
+
+export interface HostCall {
+  pluginId: string;
+  /** Aborted when the invocation ends (returned, failed or timed out): stop work nobody will read. */
+  signal: AbortSignal;
+}
+
+/** Namespaces of host functions: `{ http: { fetch } }` appears inside as `capabilities.http.fetch(...)`. */
+export interface Capabilities {
+  [name: string]: HostFunction | Capabilities;
+}
+
+export interface SandboxOptions {
+  id: string;
+  /** The plugin's code: one bundled script in CommonJS style (`module.exports = { search }` / `exports.search = …`). */
+  code: string;
+  /** Heap limit of the isolate; over it the invocation fails and the isolate is recreated. Default 64, minimum 8. */
+  memoryLimitMb?: number;
+  /** Wall-clock limit of one invocation, host calls included. Default 10 s. */
+  timeoutMs?: number;
+  capabilities?: Capabilities;
+  /** Cap on the result's JSON length in characters. Default 8 MiB. */
+  maxResultChars?: number;
+  /** Consecutive failed invocations after which the plugin is disabled. Default 5. */
+  maxConsecutiveFailures?: number;
+}
+
+export interface Sandbox {
+  readonly id: string;
+  /**
+   * Calls the exported function `exportName(options, capabilities)` in a fresh context and returns a JSON
+   * copy of what it returned (or resolved to); `undefined` comes back as `null`. Throws a {@link PluginError}.
+   */
+  invoke(exportName: string, options?: unknown): Promise<JsonValue>;
+  stats(): PluginStats;
+  /** Lifts an automatic or manual disable and resets the consecutive-failure count. */
+  enable(): void;
+  disable(): void;
+  /** Disposes the isolate; further invocations fail with `TAGSONIC_ERR_PLUGIN_CLOSED`. */
+  close(): void;
+}
+
+const MAX_HOST_ARGS_CHARS = 8 * 1024 * 1024;
+const SEGMENT = /^[A-Za-z_$][\w$]*$/;
+const COPY_IN_PROMISE_OUT = { arguments: { copy: true }, result: { promise: true, copy: true } } as const;
+
+/** The isolate of a plugin with its two compiled scripts; replaced wholesale when it dies. */
+interface LiveIsolate {
+  isolate: ivm.Isolate;
+  bootstrap: ivm.Script;
+  plugin: ivm.Script;
+  /** Set when the watchdog disposed it, so the calls that die with it report a timeout, not a crash. */
+  stoppedByWatchdog: boolean;
+}
+
+export function createSandbox(options: SandboxOptions): Sandbox {
+  const id = options.id;
+  const memoryLimitMb = Math.max(8, options.memoryLimitMb ?? 64);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxResultChars = options.maxResultChars ?? 8 * 1024 * 1024;
+  const hostFunctions = flattenCapabilities(options.capabilities ?? {});
+  const pathsJson = JSON.stringify([...hostFunctions.keys()]);
+  const health = new PluginHealth(options.maxConsecutiveFailures ?? 5);
+  let live: Promise<LiveIsolate> | null = null;
+  let closed = false;
+
+  const pluginError = (code: PluginErrorCode, message: string) => new PluginError(id, code, message);
+
+  const startIsolate = async (): Promise<LiveIsolate> => {
+    const isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb });
+    try {
+      const bootstrap = await isolate.compileScript(BOOTSTRAP_SOURCE, { filename: 'tagsonic:bootstrap' });
+      let plugin: ivm.Script;
+      try {
+        plugin = await isolate.compileScript(wrapPluginCode(options.code), { filename: `plugin:${id}` });
+      } catch (error) {
+        throw pluginError(PLUGIN_ERROR_CODES.compile, `the plugin's code does not compile: ${messageOf(error)}`);
+      }
+      return { isolate, bootstrap, plugin, stoppedByWatchdog: false };
+    } catch (error) {
+      isolate.dispose();
+      throw error;
+    }
+  };
+
+  const acquire = (): Promise<LiveIsolate> => {
+    if (live === null) {
+      const starting = startIsolate();
+      live = starting;
+      // A plugin that does not compile is retried on the next call (it counts as a failure each time).
+      starting.catch(() => { if (live === starting) live = null; });
+    }
+    return live;
+  };
+
+  /** Forgets a dead isolate so the next invocation starts a new one. */
+  const retire = (vm: LiveIsolate, current: Promise<LiveIsolate>) => {
+    if (live === current) live = null;
+    if (!vm.isolate.isDisposed) vm.isolate.dispose();
+  };
+
+  /** The host side of every capability call: JSON in, JSON envelope out, the message only on failure. */
+  const dispatcher = (signal: AbortSignal) => async (path: string, argsJson: string): Promise<string> => {
+    try {
+      if (signal.aborted) throw new Error('the invocation has ended');
+      const fn = typeof path === 'string' ? hostFunctions.get(path) : undefined;
+      if (fn === undefined) throw new Error(`no capability named ${String(path)}`);
+      if (typeof argsJson !== 'string' || argsJson.length > MAX_HOST_ARGS_CHARS) throw new Error('the arguments are too large');
+      const args = parseSandboxJson(argsJson);
+      if (!Array.isArray(args)) throw new Error('the arguments are not a list');
+      const value = await fn(args, { pluginId: id, signal });
+      return toSandboxJson({ ok: true, value: value === undefined ? null : value });
+    } catch (error) {
+      return JSON.stringify({ ok: false, message: messageOf(error) });
+    }
+  };
+
+  const run = async (exportName: string, optionsJson: string): Promise<JsonValue> => {
+    const current = acquire();
+    const vm = await current;
+    const context = await vm.isolate.createContext();
+    const ended = new AbortController();
+    const host = new ivm.Reference(dispatcher(ended.signal));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const deadline = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => {
+          vm.stoppedByWatchdog = true;
+          retire(vm, current);
+          reject(pluginError(PLUGIN_ERROR_CODES.timeout, `the plugin did not finish within ${timeoutMs} ms`));
+        }, timeoutMs);
+      });
+      const work = (async () => {
+        await context.global.set(HOST_GLOBAL, host);
+        const runner = (await vm.bootstrap.run(context, { reference: true, timeout: timeoutMs })) as ivm.Reference<
+          (name: string, optionsJson: string, pathsJson: string, maxResultChars: number) => Promise<string>
+        >;
+        await vm.plugin.run(context, { timeout: timeoutMs });
+        return runner.apply(undefined, [exportName, optionsJson, pathsJson, maxResultChars], { ...COPY_IN_PROMISE_OUT, timeout: timeoutMs });
+      })();
+      work.catch(() => {}); // after a timeout nobody awaits it; its rejection is expected
+      let text: unknown;
+      try {
+        text = await Promise.race([work, deadline]);
+      } catch (error) {
+        if (error instanceof PluginError) throw error;
+        throw classify(vm, current, error);
+      }
+      if (typeof text !== 'string' || text.length > maxResultChars + 64) {
+        throw pluginError(PLUGIN_ERROR_CODES.resultTooLarge, `the result is larger than ${maxResultChars} characters of JSON`);
+      }
+      const envelope = parseSandboxJson(text) as { ok: boolean; value?: JsonValue; code?: string; message?: string };
+      if (envelope.ok) return envelope.value ?? null;
+      throw pluginError(RUNNER_CODES[envelope.code ?? 'threw'] ?? PLUGIN_ERROR_CODES.threw, String(envelope.message ?? 'the plugin failed'));
+    } finally {
+      clearTimeout(timer);
+      ended.abort();
+      host.release();
+      if (!vm.isolate.isDisposed) context.release();
+    }
+  };
+
+  /** Turns a rejection from isolated-vm itself (not the runner's envelope) into a PluginError. */
+  const classify = (vm: LiveIsolate, current: Promise<LiveIsolate>, error: unknown): PluginError => {
+    if (vm.stoppedByWatchdog) return pluginError(PLUGIN_ERROR_CODES.timeout, `the plugin was stopped after ${timeoutMs} ms`);
+    const message = messageOf(error);
+    if (vm.isolate.isDisposed) {
+      retire(vm, current);
+      return pluginError(PLUGIN_ERROR_CODES.memory, `the plugin exceeded its memory limit of ${memoryLimitMb} MB`);
+    }
+    if (/timed out/i.test(message)) return pluginError(PLUGIN_ERROR_CODES.timeout, `the plugin did not finish within ${timeoutMs} ms`);
+    // Top-level code of the plugin threw while loading: its message (copied out of the isolate) only.
+    return pluginError(PLUGIN_ERROR_CODES.threw, message);
+  };
+
+  return {
+    id,
+    async invoke(exportName, invokeOptions) {
+      if (closed) throw pluginError(PLUGIN_ERROR_CODES.closed, 'the plugin sandbox is closed');
+      if (health.disabled) throw pluginError(PLUGIN_ERROR_CODES.disabled, `the plugin ${id} is disabled`);
+      let optionsJson: string;
+      try {
+        optionsJson = toSandboxJson(invokeOptions);
+      } catch (error) {
+        throw pluginError(PLUGIN_ERROR_CODES.badOptions, `the options are not JSON: ${messageOf(error)}`);
+      }
+      const started = performance.now();
+      try {
+        const value = await run(exportName, optionsJson);
+        health.succeeded(performance.now() - started);
+        return value;
+      } catch (error) {
+        const failure = error instanceof PluginError ? error : pluginError(PLUGIN_ERROR_CODES.threw, messageOf(error));
+        health.failed(performance.now() - started, failure.code, failure.message);
+        throw failure;
+      }
+    },
+    stats: () => health.snapshot(),
+    enable: () => health.setDisabled(false),
+    disable: () => health.setDisabled(true),
+    close() {
+      closed = true;
+      const current = live;
+      live = null;
+      current?.then((vm) => vm.isolate.isDisposed || vm.isolate.dispose(), () => {});
+    },
+  };
+}
+
+const RUNNER_CODES: Record<string, PluginErrorCode> = {
+  compile: PLUGIN_ERROR_CODES.compile,
+  noExport: PLUGIN_ERROR_CODES.noExport,
+  resultTooLarge: PLUGIN_ERROR_CODES.resultTooLarge,
+  threw: PLUGIN_ERROR_CODES.threw,
+};
+
+/** `{ http: { fetch } }` → `Map { 'http.fetch' → fetch }`; names must be identifiers (they become code paths). */
+function flattenCapabilities(capabilities: Capabilities, prefix = '', into = new Map<string, HostFunction>()): Map<string, HostFunction> {
+  for (const [name, value] of Object.entries(capabilities)) {
+    if (!SEGMENT.test(name)) throw new TypeError(`capability name ${JSON.stringify(name)} is not an identifier`);
+    const path = prefix + name;
+    if (typeof value === 'function') into.set(path, value);
+    else if (value !== null && typeof value === 'object') flattenCapabilities(value, `${path}.`, into);
+    else throw new TypeError(`capability ${path} is neither a function nor a namespace`);
+  }
+  return into;
+}
+
+/** The message of anything thrown, never its stack. */
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
