@@ -169,6 +169,16 @@ const CATALOGUE: Record<string, Entry> = {
   // Reasons of failed task items (the bell, a save's per-file report)
   TAGSONIC_ERR_TASK_NOT_RESUMABLE: { zh: '任务被服务器崩溃中断，且无法继续', en: 'A server crash interrupted it, and it cannot be resumed.' },
   TAGSONIC_ERR_TASK_GAVE_UP: gaveUp,
+  // A plugin's web requests (http.fetch): why a tag source's lookup failed
+  TAGSONIC_ERR_PLUGIN_HTTP_BAD_URL: { zh: '插件请求的地址无效（只允许 http:// 或 https://，且不能包含用户名和密码）', en: 'The plugin asked for an invalid address (http:// or https:// only, without a user name or password).' },
+  TAGSONIC_ERR_PLUGIN_HTTP_BAD_REQUEST: { zh: '插件发出的请求无效（方法、请求头或内容超出限制）', en: 'The plugin sent an invalid request (method, headers or body beyond the limits).' },
+  TAGSONIC_ERR_PLUGIN_HTTP_HOST_NOT_GRANTED: { zh: '插件没有访问该网站的权限（不在其声明的网站列表中）', en: 'The plugin has no permission to reach that site (it is not among the hosts it declared).' },
+  TAGSONIC_ERR_PLUGIN_HTTP_ADDRESS_REFUSED: { zh: '已阻止插件访问本机或内网地址', en: 'The plugin was stopped from reaching this machine or the local network.' },
+  TAGSONIC_ERR_PLUGIN_HTTP_TOO_MANY_REDIRECTS: { zh: '数据源的重定向次数过多', en: 'The source redirected too many times.' },
+  TAGSONIC_ERR_PLUGIN_HTTP_TOO_LARGE: { zh: '数据源返回的内容超出大小限制', en: 'The source answered with more data than allowed.' },
+  TAGSONIC_ERR_PLUGIN_HTTP_TIMEOUT: { zh: '数据源响应超时，请稍后再试', en: 'The source did not answer in time; try again later.' },
+  TAGSONIC_ERR_PLUGIN_HTTP_NETWORK: { zh: '无法连接数据源，请检查网络', en: 'The source cannot be reached; check the network.' },
+  TAGSONIC_ERR_PLUGIN_HTTP_NOT_JSON: { zh: '数据源返回的内容无法识别', en: 'The source answered with something that is not JSON.' },
   // Internet radio stations (admin backend)
   TAGSONIC_ERR_RADIO_NOT_FOUND: { zh: '电台不存在', en: 'No such radio station.' },
   TAGSONIC_ERR_RADIO_TOO_MANY: { zh: '电台数量已达上限', en: 'There are as many radio stations as allowed.' },

@@ -1,0 +1,14 @@
+export { isRefusedAddress } from './address-policy.ts';
+export * from './errors.ts';
+export { grantFor, normalizeHost, type HostGrant } from './grants.ts';
+export {
+  createPluginHttp,
+  type PluginFetchOptions,
+  type PluginFetchResult,
+  type PluginHttp,
+  type PluginHttpLimits,
+  type PluginHttpOptions,
+  type ResolveHost,
+} from './plugin-http.ts';
+export { createRateLimiter, systemClock, type Clock, type RateLimiter } from './rate-limit.ts';
+export { sourceUrlOverride, sourceUrlVariable } from './source-url.ts';
