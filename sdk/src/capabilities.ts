@@ -1,0 +1,350 @@
+/**
+ * The capabilities the host injects into a plugin. The host builds them from the manifest's grants and
+ * re-checks every call, so a capability the manifest does not grant is simply absent. Each call takes one
+ * options object and returns one result, always asynchronously; "no data" is `null`, and failure throws a
+ * {@link PluginError} with a code. Values cross the sandbox boundary as copies: JSON values and `Uint8Array`.
+ */
+import type { Manifest } from './manifest.ts';
+
+/**
+ * A value that can cross the sandbox boundary and be stored in {@link KvCapability}.
+ *
+ * @example
+ * const token: JsonValue = { access_token: 'abc', expires_at: 1767225600000 };
+ */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+// ---------------------------------------------------------------- http
+
+/**
+ * A request to a granted host. `query` is appended to the URL (undefined values are skipped); a
+ * `JsonValue` body is sent as JSON with `content-type: application/json` unless `headers` says otherwise.
+ *
+ * @example
+ * const request: HttpRequest = {
+ *   url: 'https://lrclib.net/api/search',
+ *   query: { track_name: 'Yesterday', artist_name: 'The Beatles' },
+ *   headers: { 'user-agent': 'tagsonic-lrclib/1.0' },
+ *   responseType: 'json',
+ *   timeoutMs: 8000,
+ * };
+ */
+export interface HttpRequest {
+  /** An absolute `http:` or `https:` URL on a host the manifest grants. */
+  url: string;
+  /** Defaults to `GET`. */
+  method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: string | Uint8Array | JsonValue;
+  /** Capped by the host's own limit; defaults to the host's limit. */
+  timeoutMs?: number;
+  /** How to decode the body; defaults to `text`. `json` throws `TAGSONIC_ERR_PLUGIN_UPSTREAM` on invalid JSON. */
+  responseType?: 'json' | 'text' | 'bytes';
+}
+
+/**
+ * A response. Any status, 404 and 500 included, is a response, not a failure: the plugin decides what it
+ * means (a tag source usually returns `null` on 404). Header names are lowercase.
+ *
+ * @example
+ * const response: HttpResponse<string> = { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok' };
+ */
+export interface HttpResponse<Body> {
+  status: number;
+  headers: Record<string, string>;
+  body: Body;
+}
+
+/**
+ * Outgoing HTTP, to the hosts the manifest grants only (checked on the resolved address, redirects
+ * included). Throws `TAGSONIC_ERR_PLUGIN_DENIED` for another host, `TAGSONIC_ERR_PLUGIN_TIMEOUT`,
+ * `TAGSONIC_ERR_PLUGIN_LIMIT` (response too large, rate limit) and `TAGSONIC_ERR_PLUGIN_UPSTREAM` (network error).
+ *
+ * @example
+ * const { status, body } = await caps.http.fetch({ url: 'https://itunes.apple.com/search', query: { term }, responseType: 'json' });
+ * if (status !== 200) throw new PluginError('TAGSONIC_ERR_PLUGIN_UPSTREAM', `iTunes answered HTTP ${status}`, { status });
+ */
+export interface HttpCapability {
+  fetch(request: HttpRequest & { responseType: 'json' }): Promise<HttpResponse<JsonValue>>;
+  fetch(request: HttpRequest & { responseType: 'bytes' }): Promise<HttpResponse<Uint8Array>>;
+  fetch(request: HttpRequest & { responseType?: 'text' }): Promise<HttpResponse<string>>;
+}
+
+// ---------------------------------------------------------------- tags
+
+/**
+ * Embedded cover art.
+ *
+ * @example
+ * const artwork: Artwork = { mime: 'image/jpeg', data: new Uint8Array(jpegBytes) };
+ */
+export interface Artwork {
+  mime: 'image/jpeg' | 'image/png';
+  data: Uint8Array;
+}
+
+/**
+ * A track's tags, by the spec's field names. Numbers are numbers; a missing tag is `null`.
+ *
+ * @example
+ * const tags: Partial<TrackTags> = { title: 'Yesterday', artist: 'The Beatles', tracknumber: 13, year: '1965' };
+ */
+export interface TrackTags {
+  title: string | null;
+  artist: string | null;
+  album: string | null;
+  albumartist: string | null;
+  genre: string | null;
+  language: string | null;
+  year: string | null;
+  lyrics: string | null;
+  comment: string | null;
+  description: string | null;
+  composer: string | null;
+  lyricist: string | null;
+  album_type: string | null;
+  tracknumber: number | null;
+  totaltracks: number | null;
+  discnumber: number | null;
+  totaldiscs: number | null;
+  replaygain_track_gain: string | null;
+  replaygain_track_peak: string | null;
+  replaygain_album_gain: string | null;
+  replaygain_album_peak: string | null;
+  artwork: Artwork | null;
+}
+
+/**
+ * What `tags.read` returns: the tags plus the audio facts a matcher needs (read-only).
+ *
+ * @example
+ * const { title, duration } = await caps.tags.read({ path: 'Beatles/Help!/13 Yesterday.flac' });
+ */
+export interface TrackInfo extends TrackTags {
+  /** Media-root path, as given. */
+  path: string;
+  /** Seconds. */
+  duration: number;
+  /** `mp3`, `flac`, `m4a`, … */
+  format: string;
+}
+
+/**
+ * Tags of audio files inside the media roots (`path` is relative to them). `write` needs the `write` grant
+ * and changes only the fields given; a field set to `null` is removed.
+ *
+ * @example
+ * const track = await caps.tags.read({ path });
+ * await caps.tags.write({ path, tags: { lyrics: lrc, lyricist: '林夕' } });
+ */
+export interface TagsCapability {
+  read(options: { path: string }): Promise<TrackInfo>;
+  write(options: { path: string; tags: Partial<TrackTags> }): Promise<{ path: string }>;
+}
+
+// ---------------------------------------------------------------- files
+
+/**
+ * One directory entry.
+ *
+ * @example
+ * const entry: FileEntry = { name: '01 Intro.flac', path: 'Album/01 Intro.flac', type: 'file', size: 24117248, modifiedAt: '2026-01-02T03:04:05.000Z' };
+ */
+export interface FileEntry {
+  name: string;
+  /** Media-root path. */
+  path: string;
+  type: 'file' | 'directory';
+  /** Bytes; 0 for directories. */
+  size: number;
+  /** ISO 8601. */
+  modifiedAt: string;
+}
+
+/**
+ * Files inside the media roots; every path is relative to them and may not leave them (`..`, absolute
+ * paths and symlinks pointing outside throw `TAGSONIC_ERR_PLUGIN_DENIED`). `move`, `copy` and `delete` need
+ * the `write` grant; `move` and `copy` throw `TAGSONIC_ERR_PLUGIN_CONFLICT` when the target exists unless
+ * `overwrite` is set, and `delete` may move the file to the host's trash rather than unlink it.
+ *
+ * @example
+ * const { entries } = await caps.files.list({ path: 'Incoming' });
+ * const info = await caps.files.stat({ path: 'Incoming/cover.jpg' }); // null when missing
+ * await caps.files.move({ from: 'Incoming/a.flac', to: 'Library/Artist/a.flac' });
+ */
+export interface FilesCapability {
+  list(options: { path: string }): Promise<{ entries: FileEntry[] }>;
+  stat(options: { path: string }): Promise<FileEntry | null>;
+  move(options: { from: string; to: string; overwrite?: boolean }): Promise<{ path: string }>;
+  copy(options: { from: string; to: string; overwrite?: boolean }): Promise<{ path: string }>;
+  delete(options: { path: string }): Promise<{ path: string }>;
+}
+
+// ---------------------------------------------------------------- ffmpeg
+
+/**
+ * A named ffmpeg job. Plugins never pass raw ffmpeg arguments: each preset is a fixed, reviewed command.
+ * - `probe`: duration, codec and stream facts of `input`.
+ * - `convert`: `input` → `output` in `format` (tags and cover carried over).
+ * - `cut`: the `start`–`end` seconds of `input` → `output` (CUE splitting).
+ * - `loudness`: ReplayGain 2 track gain and peak of `input`.
+ * - `extract-cover`: the embedded cover of `input` as JPEG bytes, or `null`.
+ *
+ * @example
+ * const job: FfmpegJob = { preset: 'convert', input: 'a.wav', output: 'a.flac', format: 'flac' };
+ */
+export type FfmpegJob =
+  | { preset: 'probe'; input: string }
+  | { preset: 'convert'; input: string; output: string; format: 'mp3' | 'flac' | 'm4a' | 'ogg' | 'opus' | 'wav'; bitrateKbps?: number }
+  | { preset: 'cut'; input: string; output: string; start: number; end: number }
+  | { preset: 'loudness'; input: string }
+  | { preset: 'extract-cover'; input: string };
+
+/**
+ * What each preset returns.
+ *
+ * @example
+ * const probe: FfmpegResult<'probe'> = { duration: 215.4, codec: 'flac', bitrate: 1012000, sampleRate: 44100, channels: 2 };
+ */
+export type FfmpegResult<P extends FfmpegJob['preset']> = {
+  probe: { duration: number; codec: string; bitrate: number; sampleRate: number; channels: number };
+  convert: { path: string };
+  cut: { path: string };
+  loudness: { trackGain: string; trackPeak: string };
+  'extract-cover': Artwork | null;
+}[P];
+
+/**
+ * The host's ffmpeg presets on media-root paths (needs the `ffmpeg` grant; writing an `output` also needs
+ * `files: write`). Runs are queued by the host's transcode limiter.
+ *
+ * @example
+ * const { duration } = await caps.ffmpeg.run({ preset: 'probe', input: 'Album/01.flac' });
+ */
+export interface FfmpegCapability {
+  run<J extends FfmpegJob>(job: J): Promise<FfmpegResult<J['preset']>>;
+}
+
+// ---------------------------------------------------------------- fingerprint
+
+/**
+ * Chromaprint (fpcalc) fingerprints, the input of an AcoustID lookup.
+ *
+ * @example
+ * const { fingerprint, duration } = await caps.fingerprint.compute({ path: 'Album/01.flac' });
+ */
+export interface FingerprintCapability {
+  compute(options: { path: string }): Promise<{ fingerprint: string; duration: number }>;
+}
+
+// ---------------------------------------------------------------- always granted
+
+/**
+ * Chinese script conversion with OpenCC: `s2t` simplified → traditional, `t2s` traditional → simplified.
+ *
+ * @example
+ * const simplified = await caps.text.convert({ text: '張學友', direction: 't2s' }); // '张学友'
+ */
+export interface TextCapability {
+  convert(options: { text: string; direction: 's2t' | 't2s' }): Promise<string>;
+}
+
+/**
+ * The plugin's log, shown on its page and in the server log with the plugin id. Fire-and-forget on
+ * purpose: logging sits in hot loops and cannot fail, so awaiting it would only add a boundary round trip.
+ * Never log secrets; the host also masks the values of `secret` settings.
+ *
+ * @example
+ * caps.log.info('search', { title, results: songs.length });
+ */
+export interface LogCapability {
+  debug(message: string, fields?: Record<string, JsonValue>): void;
+  info(message: string, fields?: Record<string, JsonValue>): void;
+  warn(message: string, fields?: Record<string, JsonValue>): void;
+  error(message: string, fields?: Record<string, JsonValue>): void;
+}
+
+/**
+ * Progress of a batch action, shown on its task. Fire-and-forget like {@link LogCapability}; the host
+ * keeps the latest report only.
+ *
+ * @example
+ * caps.progress({ done: i + 1, total: paths.length, message: paths[i] });
+ */
+export type ProgressCapability = (report: { done: number; total: number; message?: string }) => void;
+
+/**
+ * A small key-value store private to the plugin (tokens, caches). Values are JSON; the host caps key and
+ * value sizes (`TAGSONIC_ERR_PLUGIN_LIMIT`). `get` returns `null` for a missing key.
+ *
+ * @example
+ * const cached = await caps.kv.get({ key: 'token' });
+ * await caps.kv.set({ key: 'token', value: { value: 'abc', expiresAt: Date.now() + 3600_000 } });
+ */
+export interface KvCapability {
+  get(options: { key: string }): Promise<JsonValue | null>;
+  set(options: { key: string; value: JsonValue }): Promise<void>;
+  delete(options: { key: string }): Promise<void>;
+}
+
+// ---------------------------------------------------------------- the whole set
+
+/**
+ * Everything a plugin may receive. The granted ones are present; the others are absent (`undefined`).
+ * Use {@link CapabilitiesFor} to have TypeScript know which are present from a literal manifest.
+ *
+ * @example
+ * async function search(options: SearchOptions, { caps }: PluginContext) {
+ *   if (!caps.http) throw new PluginError('TAGSONIC_ERR_PLUGIN_DENIED', 'http is not granted');
+ * }
+ */
+export interface Capabilities {
+  http?: HttpCapability;
+  tags?: TagsCapability;
+  files?: FilesCapability;
+  ffmpeg?: FfmpegCapability;
+  fingerprint?: FingerprintCapability;
+  text: TextCapability;
+  log: LogCapability;
+  progress: ProgressCapability;
+  kv: KvCapability;
+}
+
+/**
+ * The capabilities a given manifest grants, with the granted ones non-optional. `tags`/`files` with
+ * `access: 'read'` get the read half only.
+ *
+ * @example
+ * const manifest = defineManifest({ ..., permissions: { http: { hosts: [{ host: 'lrclib.net', reason: 'Lyrics' }] } } });
+ * type Caps = CapabilitiesFor<typeof manifest>; // caps.http is HttpCapability, caps.files is absent
+ */
+export type CapabilitiesFor<M extends Manifest> = Pick<Capabilities, 'text' | 'log' | 'progress' | 'kv'> &
+  (M['permissions'] extends { http: object } ? { http: HttpCapability } : unknown) &
+  (M['permissions'] extends { ffmpeg: object } ? { ffmpeg: FfmpegCapability } : unknown) &
+  (M['permissions'] extends { fingerprint: object } ? { fingerprint: FingerprintCapability } : unknown) &
+  (M['permissions'] extends { tags: { access: 'write' } } ? { tags: TagsCapability }
+    : M['permissions'] extends { tags: object } ? { tags: Pick<TagsCapability, 'read'> } : unknown) &
+  (M['permissions'] extends { files: { access: 'write' } } ? { files: FilesCapability }
+    : M['permissions'] extends { files: object } ? { files: Pick<FilesCapability, 'list' | 'stat'> } : unknown);
+
+/**
+ * The settings values a plugin receives, by key, as its config schema declares them (defaults applied).
+ *
+ * @example
+ * const config: ConfigValues = { client_id: 'abc', limit: 10, use_proxy: false };
+ */
+export type ConfigValues = Record<string, string | number | boolean | undefined>;
+
+/**
+ * The second argument of every plugin function.
+ *
+ * @example
+ * const lyrics: TagSource['lyrics'] = async ({ id }, { caps, config }) => { ... };
+ */
+export interface PluginContext<Caps = Capabilities, Config extends ConfigValues = ConfigValues> {
+  caps: Caps;
+  config: Config;
+  /** The plugin's own id and version, e.g. for a User-Agent header. */
+  plugin: { id: string; version: string };
+}
