@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { containsWords, normalise, normaliseArtists, normaliseTitle } from './normalise.ts';
+import type { SearchResultSong } from '@tagsonic/sdk';
 import { accepts, artistScore, albumScore, distance, rank, scoreCandidate, titleScore, type CandidateSong, type FileTags, type MatchMode } from './score.ts';
 
 describe('normalise', () => {
@@ -32,6 +33,7 @@ describe('normaliseTitle', () => {
     ['Song feat. A', { name: 'song', versions: [], guests: ['a'] }],
     ['Song (feat. A) (Remix)', { name: 'song', versions: ['remix'], guests: ['a'] }],
     ['(Intro)', { name: 'intro', versions: [], guests: [] }],
+    ["All Too Well - Taylor's Version", { name: 'all too well', versions: ['taylors version'], guests: [] }],
     ['Featherweight', { name: 'featherweight', versions: [], guests: [] }],
   ])('%s', (input, out) => expect(normaliseTitle(input)).toEqual(out));
 });
@@ -48,6 +50,10 @@ describe('normaliseArtists', () => {
     ['A/B/a', ['a', 'b']],
     ['A，B', ['a', 'b']],
     ['A x B', ['a', 'b']],
+    ['A, feat. B', ['a', 'b']],
+    ['A（feat. B）', ['a', 'b']],
+    ['A vs. B', ['a', 'b']],
+    ['Beatles, The', ['the beatles']],
     ['Simon & Garfunkel', ['simon', 'garfunkel']],
     ['Defeated Sanity', ['defeated sanity']],
     ['Ｓ．Ｈ．Ｅ', ['s h e']],
@@ -186,6 +192,12 @@ describe('rank', () => {
     expect(rank(file, [edit], 'normal').best?.id).toBe('radio edit');
   });
 
+  it('hard mode takes a candidate without a duration, but one with a matching duration first', () => {
+    const unknown = { ...studio, duration: null, id: 'unknown' };
+    expect(rank(file, [unknown], 'hard').best?.id).toBe('unknown');
+    expect(rank(file, [unknown, { ...studio, duration: 270, id: 'known' }], 'hard').best?.id).toBe('known');
+  });
+
   it('ranks a disagreeing artist below an agreeing one and keeps source order for full ties', () => {
     const { ranked } = rank(file, [{ ...studio, artist: '林俊杰', id: 'cover' }, { ...studio, id: 'a' }, { ...studio, id: 'b' }], 'simple');
     expect(ranked.map((c) => [c.id, c.artist_score])).toEqual([
@@ -197,5 +209,18 @@ describe('rank', () => {
 
   it('returns no best for no candidates', () => {
     expect(rank(file, [], 'simple')).toEqual({ best: null, ranked: [] });
+  });
+});
+
+describe('plugin results', () => {
+  it('ranks the SDK\'s SearchResultSong as the sources return it', () => {
+    const song = (id: string, duration: number | null): SearchResultSong => ({
+      id, name: 'Yesterday', artist: 'The Beatles', album: 'Help!', album_img: null, year: '1965',
+      tracknumber: 13, totaltracks: 14, discnumber: 1, totaldiscs: 1, duration, resource: 'musicbrainz',
+    });
+    const tags = { title: 'Yesterday', artist: 'Beatles, The', album: 'Help!', duration: 125 };
+    const { best } = rank({ ...tags, artist: 'The Beatles' }, [song('live', 150), song('album', 126)], 'hard');
+    expect(best).toMatchObject({ id: 'album', resource: 'musicbrainz', title_score: 2, artist_score: 2, album_score: 2, accepted: true });
+    expect(rank(tags, [song('album', 126)], 'normal').best?.artist_score).toBe(2);
   });
 });

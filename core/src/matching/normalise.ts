@@ -70,18 +70,24 @@ export function normaliseTitle(text: string): NormalisedTitle {
 /**
  * The names in an artist string, normalised, in order, without duplicates. Separators: `,` `/` `&`
  * `、` `，` `;` `×` `x` between spaces, "feat." forms, "with" and "vs." between names, and bracketed
- * "(feat. X)". "周杰倫 feat. 五月天" → ["周杰伦", "五月天"]; "A & B" → ["a", "b"].
+ * "(feat. X)"; a sort form "Beatles, The" is one name. "周杰倫 feat. 五月天" → ["周杰伦", "五月天"]; "A & B" → ["a", "b"].
  */
 export function normaliseArtists(text: string): string[] {
   const out: string[] = [];
-  const spaced = text.normalize('NFKC').replace(new RegExp(String.raw`[(\[]\s*(${FEAT}\s[^)\]]*)[)\]]`, 'giu'), ' $1');
+  const spaced = text.normalize('NFKC').replace(BRACKETED_FEAT, ' $1').replace(ARTICLE_LAST, '$2 $1');
   for (const raw of spaced.split(ARTIST_SEPARATORS)) {
-    const name = normalise(raw.replace(new RegExp(String.raw`^\s*${FEAT}\s+`, 'iu'), ''));
+    const name = normalise(raw.replace(LEADING_FEAT_WORD, ''));
     if (name && !out.includes(name)) out.push(name);
   }
   return out;
 }
 
+/** "Beatles, The": a library's sort form of one name, not two names ("The Beatles"). */
+const ARTICLE_LAST = /^\s*([^,，]+?)\s*[,，]\s*(the|a|an|die|das|les|le|la)\s*$/iu;
+/** "A (feat. B)": the brackets go, the guest stays. */
+const BRACKETED_FEAT = new RegExp(String.raw`[(\[（]\s*(${FEAT}\s[^)\]）]*)[)\]）]`, 'giu');
+/** "feat. B" left at the start of a name by a separator before it ("A, feat. B"). */
+const LEADING_FEAT_WORD = new RegExp(String.raw`^\s*${FEAT}\s+`, 'iu');
 const ARTIST_SEPARATORS = new RegExp(String.raw`\s*(?:[,/&、，;；+]|\s(?:${FEAT}|with|vs\.?|x|×)\s)\s*`, 'iu');
 
 /** CJK scripts are written without spaces, so a name may sit inside another with no word boundary. */
