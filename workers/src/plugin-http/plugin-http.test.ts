@@ -141,6 +141,25 @@ describe('plugin http: granted hosts', () => {
     expect(missing).toMatchObject({ status: 404, body: 'no' });
   });
 
+  it("takes the SDK's one-object form too, and checks what plugin code passes whatever its type", async () => {
+    const h = make();
+    expect(await h.fetch({ url: api('/json'), responseType: 'json' })).toMatchObject({ status: 200, body: { ok: true } });
+    const untyped = h.fetch as (...args: unknown[]) => Promise<unknown>;
+    for (const args of [
+      [42],
+      [{ url: 42 }],
+      [api('/json'), 'GET'],
+      [api('/json'), { method: 7 }],
+      [api('/json'), { headers: { 'x-n': 1 } }],
+      [api('/json'), { query: { q: { nested: true } } }],
+      [api('/json'), { responseType: 'stream' }],
+      [api('/json'), { timeoutMs: -1 }],
+      [api('/json'), { body: 'x'.repeat(1_001) }],
+    ]) {
+      expect(await code(untyped(...args)), JSON.stringify(args)).toBe('TAGSONIC_ERR_PLUGIN_HTTP_BAD_REQUEST');
+    }
+  });
+
   it('passes no cookies on: Set-Cookie is dropped from the answer', async () => {
     const res = await make().fetch(api('/cookie'));
     expect(res.headers['set-cookie']).toBeUndefined();
@@ -257,6 +276,16 @@ describe('plugin http: limits', () => {
     const t0 = performance.now();
     expect(await code(make().fetch(api('/hang'), { timeoutMs: 200 }))).toBe('TAGSONIC_ERR_PLUGIN_HTTP_TIMEOUT');
     expect(performance.now() - t0).toBeLessThan(2_000);
+  });
+
+  it('gives up on a connection (name resolution included) after the connect timeout', async () => {
+    const h = make({
+      limits: { timeoutMs: 5_000, connectTimeoutMs: 200, maxBytes: 1_000, ratePerSec: 0 },
+      lookup: () => new Promise(() => {}),
+    });
+    const t0 = performance.now();
+    expect(await code(h.fetch(api('/json')))).toBe('TAGSONIC_ERR_PLUGIN_HTTP_TIMEOUT');
+    expect(performance.now() - t0).toBeLessThan(1_500);
   });
 
   it('spaces requests to the plugin rate (5/s: the 4th of 4 quick calls starts 600 ms after the 1st)', async () => {

@@ -80,10 +80,19 @@ export interface PluginFetchResult {
   url: string;
 }
 
+/** The SDK's one-object form of a call (`HttpRequest` in @tagsonic/sdk): the URL beside the options. */
+export interface PluginFetchRequest extends PluginFetchOptions {
+  url: string;
+}
+
 export interface PluginHttp {
   /** The administrator's base URL for this source, or null: the plugin uses it instead of its default. */
   readonly baseUrl: string | null;
-  fetch(url: string, options?: PluginFetchOptions): Promise<PluginFetchResult>;
+  /**
+   * `fetch(url, options)` or, as the SDK documents it, `fetch({ url, ...options })`. Arguments come from
+   * plugin code, so every field is checked here, whatever the types say.
+   */
+  fetch(request: string | PluginFetchRequest, options?: PluginFetchOptions): Promise<PluginFetchResult>;
 }
 
 const MAX_REDIRECTS = 5;
@@ -152,18 +161,25 @@ export function createPluginHttp(options: PluginHttpOptions): PluginHttp {
 
   return {
     baseUrl,
-    async fetch(input, opts = {}) {
+    async fetch(request, options) {
+      const opts: PluginFetchOptions = (typeof request === 'string' ? options : request) ?? {};
+      const input: unknown = typeof request === 'string' ? request : (request as PluginFetchRequest | null)?.url;
+      if (typeof opts !== 'object' || typeof input !== 'string') {
+        throw fail(HTTP_BAD_REQUEST, 'http.fetch takes a URL and an options object, or one { url, ... } object.');
+      }
       let url: URL;
       try {
         url = new URL(input);
       } catch {
-        throw fail(HTTP_BAD_URL, `Not an absolute URL: "${String(input).slice(0, 200)}".`);
+        throw fail(HTTP_BAD_URL, `Not an absolute URL: "${input.slice(0, 200)}".`);
       }
-      appendQuery(url, opts.query);
+      const bad = (message: string) => fail(HTTP_BAD_REQUEST, message, url.href);
+      checkOptions(opts, bad);
+      appendQuery(url, opts.query, bad);
       let method = (opts.method ?? 'GET').toUpperCase();
-      if (!METHODS.has(method)) throw fail(HTTP_BAD_REQUEST, `Unsupported HTTP method "${method}".`, url.href);
-      let headers = requestHeaders(opts.headers, pluginId, (m) => fail(HTTP_BAD_REQUEST, m, url.href));
-      let body = requestBody(opts.body, headers, limits.maxBytes, (m) => fail(HTTP_BAD_REQUEST, m, url.href));
+      if (!METHODS.has(method)) throw bad(`Unsupported HTTP method "${method.slice(0, 20)}".`);
+      let headers = requestHeaders(opts.headers, pluginId, bad);
+      let body = requestBody(opts.body, headers, limits.maxBytes, bad);
       const responseType = opts.responseType ?? 'text';
       const timeoutMs = Math.min(limits.timeoutMs, opts.timeoutMs ?? Infinity);
       const connectTimeoutMs = Math.min(limits.connectTimeoutMs ?? 10_000, timeoutMs);
@@ -281,11 +297,24 @@ export function createPluginHttp(options: PluginHttpOptions): PluginHttp {
   }
 }
 
-function appendQuery(url: URL, query: PluginFetchOptions['query']): void {
+/** The shapes TypeScript promises but plugin code need not keep. */
+function checkOptions(opts: PluginFetchOptions, bad: (message: string) => Error): void {
+  if (opts.method !== undefined && typeof opts.method !== 'string') throw bad('method must be a string.');
+  if (opts.headers !== undefined && (typeof opts.headers !== 'object' || opts.headers === null)) throw bad('headers must be an object.');
+  if (opts.query !== undefined && (typeof opts.query !== 'object' || opts.query === null)) throw bad('query must be an object.');
+  if (opts.timeoutMs !== undefined && !(typeof opts.timeoutMs === 'number' && opts.timeoutMs > 0)) throw bad('timeoutMs must be a positive number.');
+  if (opts.responseType !== undefined && !['json', 'text', 'bytes'].includes(opts.responseType)) {
+    throw bad('responseType must be "json", "text" or "bytes".');
+  }
+}
+
+function appendQuery(url: URL, query: PluginFetchOptions['query'], bad: (message: string) => Error): void {
   if (!query) return;
   for (const [key, value] of Object.entries(query)) {
     for (const v of Array.isArray(value) ? value : [value]) {
-      if (v !== null && v !== undefined) url.searchParams.append(key, String(v));
+      if (v === null || v === undefined) continue;
+      if (typeof v === 'object' || typeof v === 'function') throw bad(`query "${key.slice(0, 100)}" must be a string, number or boolean (or a list of them).`);
+      url.searchParams.append(key, String(v));
     }
   }
 }
