@@ -91,6 +91,9 @@ describe('scores', () => {
 
   it.each([
     ['周杰倫', '周杰伦', 2],
+    ['S.H.E', 'SHE', 2],
+    ['Ｓ．Ｈ．Ｅ', 's.h.e', 2],
+    ['Jay Chou', 'JayChou', 2],
     ['A & B', 'B/A', 2],
     ['A feat. B', 'A、B', 2],
     ['A', 'A feat. B', 1],

@@ -95,11 +95,11 @@ export function artistScore(
   candArtist: string | null | undefined,
   guests: { file?: readonly string[]; cand?: readonly string[] } = {},
 ): Score {
-  const file = normaliseArtists(fileArtist ?? '');
-  const cand = normaliseArtists(candArtist ?? '');
+  const file = normaliseArtists(fileArtist ?? '').map(compact);
+  const cand = normaliseArtists(candArtist ?? '').map(compact);
   if (file.length === 0 || cand.length === 0) return NO_MATCH;
-  const fileAll = union(file, guests.file);
-  const candAll = union(cand, guests.cand);
+  const fileAll = union(file, guests.file?.map(compact));
+  const candAll = union(cand, guests.cand?.map(compact));
   if (sameList(file, cand) || sameList(fileAll, candAll)) return EXACT;
   if (fileAll.some((n) => candAll.includes(n))) return CONTAINED;
   const a = normalise(fileArtist ?? '');
@@ -107,6 +107,9 @@ export function artistScore(
   if (containsWords(a, b) || containsWords(b, a)) return CONTAINED;
   return ARTIST_DISAGREES;
 }
+
+/** A name without its spaces: "S.H.E" (→ "s h e") and "SHE" are one name, as are "Jay Chou" and "JayChou". */
+const compact = (name: string) => name.replace(/ /g, '');
 
 function union(a: readonly string[], b: readonly string[] = []): string[] {
   return [...a, ...b.filter((n) => !a.includes(n))];
