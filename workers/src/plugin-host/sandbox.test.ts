@@ -154,6 +154,13 @@ describe('plugin sandbox', () => {
     await expectOthersStillServed();
   });
 
+  it('frees each invocation\'s context: many calls fit in a small heap', async () => {
+    const s = sandbox({ code: 'exports.echo = async (o, caps) => ({ n: o.n, twice: await caps.util.twice(o.n) });', memoryLimitMb: 8,
+      capabilities: { util: { twice: async (args) => Number(args[0]) * 2 } } });
+    for (let n = 0; n < 600; n++) await s.invoke('echo', { n });
+    expect(s.stats()).toMatchObject({ calls: 600, failures: 0 });
+  });
+
   it('refuses a result over the size cap', async () => {
     const s = sandbox({ code: `exports.huge = () => 'x'.repeat(9 * 1024 * 1024);`, memoryLimitMb: 128 });
     const huge = await failure(s.invoke('huge'));

@@ -133,9 +133,15 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const run = async (exportName: string, optionsJson: string): Promise<JsonValue> => {
     const current = acquire();
     const vm = await current;
-    const context = await vm.isolate.createContext();
+    let context: ivm.Context;
+    try {
+      context = await vm.isolate.createContext();
+    } catch (error) {
+      throw classify(vm, current, error); // the isolate may have died between two invocations
+    }
     const ended = new AbortController();
     const host = new ivm.Reference(dispatcher(ended.signal));
+    let runner: ivm.Reference<(name: string, optionsJson: string, pathsJson: string, maxResultChars: number) => Promise<string>> | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
       const deadline = new Promise<never>((_resolve, reject) => {
@@ -147,9 +153,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       });
       const work = (async () => {
         await context.global.set(HOST_GLOBAL, host);
-        const runner = (await vm.bootstrap.run(context, { reference: true, timeout: timeoutMs })) as ivm.Reference<
-          (name: string, optionsJson: string, pathsJson: string, maxResultChars: number) => Promise<string>
-        >;
+        runner = (await vm.bootstrap.run(context, { reference: true, timeout: timeoutMs })) as NonNullable<typeof runner>;
         await vm.plugin.run(context, { timeout: timeoutMs });
         return runner.apply(undefined, [exportName, optionsJson, pathsJson, maxResultChars], { ...COPY_IN_PROMISE_OUT, timeout: timeoutMs });
       })();
@@ -170,8 +174,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     } finally {
       clearTimeout(timer);
       ended.abort();
+      // Every Reference into the context must go, or the released context stays alive and the isolate's heap
+      // fills up after a few hundred invocations (measured).
       host.release();
-      if (!vm.isolate.isDisposed) context.release();
+      if (!vm.isolate.isDisposed) {
+        runner?.release();
+        context.release();
+      }
     }
   };
 
@@ -179,7 +188,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const classify = (vm: LiveIsolate, current: Promise<LiveIsolate>, error: unknown): PluginError => {
     if (vm.stoppedByWatchdog) return pluginError(PLUGIN_ERROR_CODES.timeout, `the plugin was stopped after ${timeoutMs} ms`);
     const message = messageOf(error);
-    if (vm.isolate.isDisposed) {
+    if (vm.isolate.isDisposed || /memory limit/i.test(message)) {
       retire(vm, current);
       return pluginError(PLUGIN_ERROR_CODES.memory, `the plugin exceeded its memory limit of ${memoryLimitMb} MB`);
     }
