@@ -41,6 +41,13 @@ describe('normaliseLrc', () => {
     expect(normaliseLrc('[00:01.00]<00:01.00>a <00:01.50>b [chorus]')).toBe('[00:01.00]<00:01.00>a <00:01.50>b [chorus]');
   });
 
+  it('is idempotent', () => {
+    for (const lrc of ['[offset:+500]\n[00:00.20]a\n[00:10.00]b', '[ar:x]\r\n[00:10][00:05.555]a\nnote\n[1:00:5]b', 'plain\r\ntext']) {
+      const once = normaliseLrc(lrc);
+      expect(normaliseLrc(once)).toBe(once);
+    }
+  });
+
   it('formats stamps', () => {
     expect(formatStamp(0)).toBe('[00:00.00]');
     expect(formatStamp(61_005)).toBe('[01:01.01]');

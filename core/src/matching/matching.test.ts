@@ -195,6 +195,22 @@ describe('rank', () => {
     expect(rank(file, [edit], 'normal').best?.id).toBe('radio edit');
   });
 
+  it('hard mode holds the duration guard over many candidate sets', () => {
+    let seed = 11;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let round = 0; round < 300; round++) {
+      const cands = Array.from({ length: 1 + Math.floor(random() * 6) }, (_, i) => ({
+        ...studio,
+        id: String(i),
+        duration: 200 + random() * 140,
+        tracknumber: 1 + Math.floor(random() * 4),
+      }));
+      const { best } = rank(file, cands, 'hard');
+      if (best) expect(Math.abs(best.duration! - file.duration!)).toBeLessThanOrEqual(3);
+      else expect(cands.every((c) => Math.abs(c.duration - file.duration!) > 3)).toBe(true);
+    }
+  });
+
   it('hard mode takes a candidate without a duration, but one with a matching duration first', () => {
     const unknown = { ...studio, duration: null, id: 'unknown' };
     expect(rank(file, [unknown], 'hard').best?.id).toBe('unknown');
