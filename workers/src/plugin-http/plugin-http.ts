@@ -139,7 +139,10 @@ export function createPluginHttp(options: PluginHttpOptions): PluginHttp {
           return;
         }
         if (lookupOptions.all) callback(null, found.map((a) => ({ address: a.address, family: a.family })));
-        else callback(null, found[0]!.address, found[0]!.family);
+        else {
+          const pick = found.find((a) => !lookupOptions.family || a.family === lookupOptions.family) ?? found[0]!;
+          callback(null, pick.address, pick.family);
+        }
       },
       (err: NodeJS.ErrnoException) => callback(err, '', 0),
     );
