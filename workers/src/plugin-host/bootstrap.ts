@@ -8,6 +8,9 @@
  * Runner: `run(exportName, optionsJson, capabilityPathsJson, maxResultChars)` → JSON of
  * `{ ok: true, value }` or `{ ok: false, code, message }` (codes: compile | noExport | resultTooLarge | threw).
  * Capabilities reach the plugin as a frozen nested object of plain async functions, e.g. `http.fetch(url)`.
+ *
+ * The bootstrap is strict code on purpose: V8 hides strict frames from `fn.caller` and from the call sites
+ * that `Error.prepareStackTrace` receives, so a plugin cannot get hold of the runner or its closure that way.
  */
 
 /** Global through which the host hands its Reference in; deleted before any plugin code runs. */

@@ -88,6 +88,32 @@ describe('plugin sandbox', () => {
     await expectOthersStillServed();
   });
 
+  it('hides the bootstrap from caller chains and structured stack traces', async () => {
+    const s = sandbox({
+      code: `
+        function callers() { return [String(callers.caller), String(arguments.callee.caller)]; }
+        exports.callers = callers;
+        exports.frames = async (o, caps) => {
+          Error.prepareStackTrace = (e, sites) => sites.map((site) => [typeof site.getFunction(), typeof site.getThis()]);
+          const before = new Error().stack;
+          await caps.util.tick();
+          const after = new Error().stack;
+          let inCapability;
+          try { await caps.util.fail(); } catch (e) { inCapability = e.stack; }
+          return { before, after, inCapability };
+        };`,
+      capabilities: { util: { tick: async () => null, fail: async () => { throw new Error('no'); } } },
+    });
+    await expect(s.invoke('callers')).resolves.toEqual(['null', 'null']);
+    const frames = (await s.invoke('frames')) as Record<string, [string, string][]>;
+    // Only the plugin's own (sloppy) function is visible; the bootstrap's strict frames give nothing away.
+    for (const stack of Object.values(frames)) {
+      expect(stack.filter(([fn]) => fn === 'function').length).toBeLessThanOrEqual(1);
+    }
+    expect(frames.before[0]).toEqual(['function', 'object']);
+    expect(frames.before.slice(1).every(([fn, self]) => fn === 'undefined' && self === 'undefined')).toBe(true);
+  });
+
   it('returns results without __proto__ keys, and pollution inside one context does not reach the host or the next call', async () => {
     const s = sandbox({
       code: `
