@@ -17,8 +17,17 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 // ---------------------------------------------------------------- http
 
 /**
- * A request to a granted host. `query` is appended to the URL (undefined values are skipped); a
- * `JsonValue` body is sent as JSON with `content-type: application/json` unless `headers` says otherwise.
+ * A query value; `null` and `undefined` are left out, an array repeats the key (`inc=a&inc=b`).
+ *
+ * @example
+ * const query: Record<string, QueryValue | readonly QueryValue[]> = { query: 'Yesterday', limit: 10, inc: ['artists', 'releases'] };
+ */
+export type QueryValue = string | number | boolean | null | undefined;
+
+/**
+ * A request to a granted host. `query` is appended to the URL's own query; a `string` or `Uint8Array`
+ * body is sent as is, any other value as JSON (with `content-type: application/json` unless `headers`
+ * says otherwise).
  *
  * @example
  * const request: HttpRequest = {
@@ -30,42 +39,53 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
  * };
  */
 export interface HttpRequest {
-  /** An absolute `http:` or `https:` URL on a host the manifest grants. */
+  /** An absolute `http:` or `https:` URL on a granted host (or under {@link HttpCapability.baseUrl}). */
   url: string;
   /** Defaults to `GET`. */
-  method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
   headers?: Record<string, string>;
-  query?: Record<string, string | number | boolean | undefined>;
+  query?: Record<string, QueryValue | readonly QueryValue[]>;
   body?: string | Uint8Array | JsonValue;
-  /** Capped by the host's own limit; defaults to the host's limit. */
+  /** The whole request, redirects and body included; capped by (and defaulting to) the host's limit. */
   timeoutMs?: number;
-  /** How to decode the body; defaults to `text`. `json` throws `TAGSONIC_ERR_PLUGIN_UPSTREAM` on invalid JSON. */
+  /** How the body comes back: parsed JSON, UTF-8 text (the default) or bytes. */
   responseType?: 'json' | 'text' | 'bytes';
 }
 
 /**
  * A response. Any status, 404 and 500 included, is a response, not a failure: the plugin decides what it
- * means (a tag source usually returns `null` on 404). Header names are lowercase.
+ * means (a tag source usually returns `null` on 404). Header names are lowercase, repeated headers are
+ * joined with `, `, and `set-cookie` is never passed on.
  *
  * @example
- * const response: HttpResponse<string> = { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok' };
+ * const response: HttpResponse<string> = { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok', url: 'https://lrclib.net/api/get/1' };
  */
 export interface HttpResponse<Body> {
   status: number;
   headers: Record<string, string>;
   body: Body;
+  /** The URL that answered, after redirects. */
+  url: string;
 }
 
 /**
- * Outgoing HTTP, to the hosts the manifest grants only (checked on the resolved address, redirects
- * included). Throws `TAGSONIC_ERR_PLUGIN_DENIED` for another host, `TAGSONIC_ERR_PLUGIN_TIMEOUT`,
- * `TAGSONIC_ERR_PLUGIN_LIMIT` (response too large, rate limit) and `TAGSONIC_ERR_PLUGIN_UPSTREAM` (network error).
+ * Outgoing HTTP to the hosts the manifest grants only, checked on the resolved address at connect time
+ * and again on every redirect; loopback, private, link-local and metadata addresses are refused unless
+ * granted. Requests are paced by a per-plugin rate limit. Throws a {@link PluginError} with one of the
+ * `TAGSONIC_ERR_PLUGIN_HTTP_*` codes (see {@link PluginErrorCode}).
  *
  * @example
- * const { status, body } = await caps.http.fetch({ url: 'https://itunes.apple.com/search', query: { term }, responseType: 'json' });
+ * const base = caps.http.baseUrl ?? 'https://itunes.apple.com';
+ * const { status, body } = await caps.http.fetch({ url: `${base}/search`, query: { term }, responseType: 'json' });
  * if (status !== 200) throw new PluginError('TAGSONIC_ERR_PLUGIN_UPSTREAM', `iTunes answered HTTP ${status}`, { status });
  */
 export interface HttpCapability {
+  /**
+   * The administrator's base URL for this source (settings, or `TAGSONIC_SOURCE_URL_<ID>`), or `null`.
+   * A source must use it instead of its built-in one when set: self-hosted mirrors are reached this way,
+   * and it is granted even on loopback.
+   */
+  readonly baseUrl: string | null;
   fetch(request: HttpRequest & { responseType: 'json' }): Promise<HttpResponse<JsonValue>>;
   fetch(request: HttpRequest & { responseType: 'bytes' }): Promise<HttpResponse<Uint8Array>>;
   fetch(request: HttpRequest & { responseType?: 'text' }): Promise<HttpResponse<string>>;

@@ -57,7 +57,7 @@ describe('PluginError', () => {
     expect([error.name, error.code, error.message, error.details]).toEqual(['PluginError', 'TAGSONIC_ERR_PLUGIN_UPSTREAM', 'response shape changed: songs', { status: 200 }]);
     expect(isPluginError(error)).toBe(true);
     // What a host rebuilds from the { code, message } that crossed the sandbox boundary.
-    const rebuilt = Object.assign(new Error('denied'), { name: 'PluginError', code: 'TAGSONIC_ERR_PLUGIN_DENIED' });
+    const rebuilt = Object.assign(new Error('denied'), { name: 'PluginError', code: 'TAGSONIC_ERR_PLUGIN_HTTP_HOST_NOT_GRANTED' });
     expect(isPluginError(rebuilt)).toBe(true);
     expect(isPluginError(Object.assign(new Error('x'), { name: 'PluginError', code: 'EACCES' }))).toBe(false);
     expect(isPluginError({ name: 'PluginError', code: 'TAGSONIC_ERR_PLUGIN_DENIED' })).toBe(false);

@@ -59,9 +59,10 @@ export interface ConfigSchema {
 }
 
 /**
- * One host a plugin may call over HTTP. `host` is a lowercase host name with an optional leading `*.`
- * (any subdomain, not the bare domain) and an optional `:port`; IPv6 literals go in brackets. URLs, paths
- * and inner wildcards are rejected.
+ * One host a plugin may call over HTTP, on any port. `host` is a lowercase host name, or `*.` and a name
+ * for every subdomain of it (not the bare name, as in a TLS wildcard); IPv6 literals go in brackets.
+ * URLs, ports, paths and inner wildcards are rejected. Granting a loopback or private address is what
+ * lets a plugin reach it; the administrator's base-URL override is granted without a manifest entry.
  *
  * @example
  * const host: HttpHostGrant = { host: 'musicbrainz.org', reason: 'Looks up recordings and releases' };

@@ -131,8 +131,6 @@ const checkSemantics = (manifest: Manifest, errors: ManifestError[]): void => {
   const seen = new Set<string>();
   manifest.permissions.http?.hosts.forEach(({ host }, i) => {
     const path = `permissions.http.hosts[${i}].host`;
-    const port = /:(\d+)$/.exec(host)?.[1];
-    if (port !== undefined && Number(port) > 65535) errors.push({ path, message: `port ${port} is out of range (1 to 65535)` });
     if (seen.has(host)) errors.push({ path, message: `${show(host)} is listed twice` });
     seen.add(host);
   });
