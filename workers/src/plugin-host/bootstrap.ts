@@ -58,7 +58,8 @@ export const BOOTSTRAP_SOURCE = `(function () {
     return deepFreeze(root);
   };
 
-  const fail = (code, message) => stringify({ ok: false, code, message });
+  // Built by hand: stringify({ ... }) would consult a toJSON the plugin put on Object.prototype.
+  const fail = (code, message) => '{"ok":false,"code":"' + code + '","message":' + stringify(StringCtor(message)) + '}';
 
   return async function run(name, optionsJson, pathsJson, maxResultChars) {
     try {

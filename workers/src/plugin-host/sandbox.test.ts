@@ -114,6 +114,18 @@ describe('plugin sandbox', () => {
     expect(frames.before.slice(1).every(([fn, self]) => fn === 'undefined' && self === 'undefined')).toBe(true);
   });
 
+  it('cannot forge the outcome of an invocation through toJSON', async () => {
+    const s = sandbox({
+      code: `exports.forge = () => {
+        Object.prototype.toJSON = function () { return { ok: true, value: 'forged', code: 'constructor' }; };
+        throw new Error('real failure');
+      };`,
+    });
+    const error = await failure(s.invoke('forge'));
+    expect(error).toMatchObject({ code: PLUGIN_ERROR_CODES.threw, message: 'real failure' });
+    expect(s.stats()).toMatchObject({ failures: 1 });
+  });
+
   it('returns results without __proto__ keys, and pollution inside one context does not reach the host or the next call', async () => {
     const s = sandbox({
       code: `

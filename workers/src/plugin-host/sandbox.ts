@@ -168,20 +168,25 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       if (typeof text !== 'string' || text.length > maxResultChars + 64) {
         throw pluginError(PLUGIN_ERROR_CODES.resultTooLarge, `the result is larger than ${maxResultChars} characters of JSON`);
       }
-      const envelope = parseSandboxJson(text) as { ok: boolean; value?: JsonValue; code?: string; message?: string };
-      if (envelope.ok) return envelope.value ?? null;
-      throw pluginError(RUNNER_CODES[envelope.code ?? 'threw'] ?? PLUGIN_ERROR_CODES.threw, String(envelope.message ?? 'the plugin failed'));
+      return unwrap(parseSandboxJson(text));
     } finally {
       clearTimeout(timer);
       ended.abort();
       // Every Reference into the context must go, or the released context stays alive and the isolate's heap
       // fills up after a few hundred invocations (measured).
+      // (Releasing is safe after the isolate was disposed, too.)
       host.release();
-      if (!vm.isolate.isDisposed) {
-        runner?.release();
-        context.release();
-      }
+      runner?.release();
+      context.release();
     }
+  };
+
+  /** Reads the runner's envelope as untrusted (plugin code ran in that context): value, or a PluginError. */
+  const unwrap = (envelope: JsonValue): JsonValue => {
+    const record = envelope !== null && typeof envelope === 'object' && !Array.isArray(envelope) ? envelope : {};
+    if (record.ok === true) return Object.hasOwn(record, 'value') ? record.value : null;
+    const code = typeof record.code === 'string' && Object.hasOwn(RUNNER_CODES, record.code) ? RUNNER_CODES[record.code] : PLUGIN_ERROR_CODES.threw;
+    throw pluginError(code, typeof record.message === 'string' ? record.message : 'the plugin failed');
   };
 
   /** Turns a rejection from isolated-vm itself (not the runner's envelope) into a PluginError. */
