@@ -40,11 +40,15 @@ const KIND: Record<PluginErrorCode, ErrorKind> = {
   TAGSONIC_ERR_PLUGIN_CLOSED: 'unavailable',
 };
 
+const MAX_MESSAGE_CHARS = 2000;
+
 export class PluginError extends TagsonicError {
   readonly pluginId: string;
   declare readonly code: PluginErrorCode;
 
   constructor(pluginId: string, code: PluginErrorCode, message: string) {
+    // Capped: the text comes from untrusted code and ends up in logs and on the /mod screen.
+    if (message.length > MAX_MESSAGE_CHARS) message = `${message.slice(0, MAX_MESSAGE_CHARS)}…`;
     super(KIND[code], code, message, { details: { pluginId } });
     this.name = 'PluginError';
     this.pluginId = pluginId;

@@ -162,6 +162,23 @@ describe('plugin sandbox', () => {
     await expectOthersStillServed();
   });
 
+  it('keeps serving other plugins while one is stuck in a loop', async () => {
+    const stuck = sandbox({ code: `exports.spin = async (o, caps) => { await caps.util.tick(); while (true) {} };`, timeoutMs: 1_500,
+      capabilities: { util: { tick: async () => null } } });
+    const healthy = sandbox({ code: 'exports.ping = () => "pong";' });
+    const spinning = failure(stuck.invoke('spin'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = performance.now();
+    await expect(healthy.invoke('ping')).resolves.toBe('pong');
+    expect(performance.now() - started).toBeLessThan(500);
+    expect((await spinning).code).toBe(PLUGIN_ERROR_CODES.timeout);
+  });
+
+  it('caps the message of a failure', async () => {
+    const s = sandbox({ code: `exports.loud = () => { throw new Error('x'.repeat(100000)); };` });
+    expect((await failure(s.invoke('loud'))).message.length).toBeLessThanOrEqual(2001);
+  });
+
   it('stops never-settling awaits, in plugin code and in a host function, with the wall-clock watchdog', async () => {
     let hostSignal: AbortSignal | undefined;
     const s = sandbox({
