@@ -2,7 +2,7 @@
  * What a batch action plugin exports: one `run` over the files the user selected, with the options the
  * user chose in the action's dialog, returning a summary the host stores as the task's report.
  */
-import type { Capabilities, CapabilitiesFor, ConfigValues, JsonValue, PluginContext } from './capabilities.ts';
+import type { Capabilities, CapabilitiesFor, JsonValue } from './capabilities.ts';
 import type { Manifest } from './manifest.ts';
 
 /**
@@ -47,8 +47,8 @@ export interface BatchActionResult {
  * so record per-file failures in `items` instead and keep going.
  *
  * @example
- * export default defineBatchAction<typeof manifest>({
- *   async run({ paths }, { caps }) {
+ * module.exports = defineBatchAction<typeof manifest>({
+ *   async run({ paths }, caps) {
  *     const items: BatchActionItem[] = [];
  *     for (const [i, path] of paths.entries()) {
  *       const track = await caps.tags.read({ path });
@@ -61,16 +61,16 @@ export interface BatchActionResult {
  *   },
  * });
  */
-export interface BatchAction<Caps = Capabilities, Config extends ConfigValues = ConfigValues> {
-  run(options: BatchActionOptions, context: PluginContext<Caps, Config>): Promise<BatchActionResult>;
+export interface BatchAction<Caps = Capabilities> {
+  run(options: BatchActionOptions, caps: Caps): Promise<BatchActionResult>;
 }
 
 /**
  * Types a batch action's exports. Pass the manifest's type to have `caps` typed by its grants.
  *
  * @example
- * export default defineBatchAction<typeof manifest>({ async run({ paths }, { caps }) { ... } });
+ * module.exports = defineBatchAction<typeof manifest>({ async run({ paths }, caps) { ... } });
  */
-export const defineBatchAction = <M extends Manifest = Manifest, Config extends ConfigValues = ConfigValues>(
-  action: BatchAction<Manifest extends M ? Capabilities : CapabilitiesFor<M>, Config>,
-): BatchAction<Manifest extends M ? Capabilities : CapabilitiesFor<M>, Config> => action;
+export const defineBatchAction = <M extends Manifest = Manifest>(
+  action: BatchAction<Manifest extends M ? Capabilities : CapabilitiesFor<M>>,
+): BatchAction<Manifest extends M ? Capabilities : CapabilitiesFor<M>> => action;

@@ -311,11 +311,12 @@ export interface KvCapability {
 // ---------------------------------------------------------------- the whole set
 
 /**
- * Everything a plugin may receive. The granted ones are present; the others are absent (`undefined`).
- * Use {@link CapabilitiesFor} to have TypeScript know which are present from a literal manifest.
+ * Everything a plugin may receive, as the second argument of each of its functions. The granted ones are
+ * present; the others are absent (`undefined`). Use {@link CapabilitiesFor} to have TypeScript know which
+ * are present from a literal manifest.
  *
  * @example
- * async function search(options: SearchOptions, { caps }: PluginContext) {
+ * async function search(options: SearchOptions, caps: Capabilities) {
  *   if (!caps.http) throw new PluginError('TAGSONIC_ERR_PLUGIN_DENIED', 'http is not granted');
  * }
  */
@@ -325,6 +326,7 @@ export interface Capabilities {
   files?: FilesCapability;
   ffmpeg?: FfmpegCapability;
   fingerprint?: FingerprintCapability;
+  config: ConfigCapability;
   text: TextCapability;
   log: LogCapability;
   progress: ProgressCapability;
@@ -339,7 +341,7 @@ export interface Capabilities {
  * const manifest = defineManifest({ ..., permissions: { http: { hosts: [{ host: 'lrclib.net', reason: 'Lyrics' }] } } });
  * type Caps = CapabilitiesFor<typeof manifest>; // caps.http is HttpCapability, caps.files is absent
  */
-export type CapabilitiesFor<M extends Manifest> = Pick<Capabilities, 'text' | 'log' | 'progress' | 'kv'> &
+export type CapabilitiesFor<M extends Manifest> = Pick<Capabilities, 'config' | 'text' | 'log' | 'progress' | 'kv'> &
   (M['permissions'] extends { http: object } ? { http: HttpCapability } : unknown) &
   (M['permissions'] extends { ffmpeg: object } ? { ffmpeg: FfmpegCapability } : unknown) &
   (M['permissions'] extends { fingerprint: object } ? { fingerprint: FingerprintCapability } : unknown) &
@@ -349,7 +351,8 @@ export type CapabilitiesFor<M extends Manifest> = Pick<Capabilities, 'text' | 'l
     : M['permissions'] extends { files: object } ? { files: Pick<FilesCapability, 'list' | 'stat'> } : unknown);
 
 /**
- * The settings values a plugin receives, by key, as its config schema declares them (defaults applied).
+ * The settings values a plugin receives, by key, as its config schema declares them (defaults applied;
+ * a setting with no value and no default is absent).
  *
  * @example
  * const config: ConfigValues = { client_id: 'abc', limit: 10, use_proxy: false };
@@ -357,14 +360,13 @@ export type CapabilitiesFor<M extends Manifest> = Pick<Capabilities, 'text' | 'l
 export type ConfigValues = Record<string, string | number | boolean | undefined>;
 
 /**
- * The second argument of every plugin function.
+ * The plugin's settings as the administrator saved them (always granted). Read them per call: the
+ * administrator may change them between two invocations.
  *
  * @example
- * const lyrics: TagSource['lyrics'] = async ({ id }, { caps, config }) => { ... };
+ * const { client_id, client_secret } = await caps.config.get();
+ * if (!client_id) throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', 'set the Client ID on the plugin page');
  */
-export interface PluginContext<Caps = Capabilities, Config extends ConfigValues = ConfigValues> {
-  caps: Caps;
-  config: Config;
-  /** The plugin's own id and version, e.g. for a User-Agent header. */
-  plugin: { id: string; version: string };
+export interface ConfigCapability<Config extends ConfigValues = ConfigValues> {
+  get(): Promise<Config>;
 }

@@ -36,15 +36,16 @@ describe('define helpers', () => {
 
   it('defineTagSource and defineBatchAction return the plugin object itself, typed by the manifest', async () => {
     const source = defineTagSource<typeof manifest>({
-      async search({ title }, { caps, plugin }) {
+      async search({ title }, caps) {
         expectTypeOf<(typeof caps)['http']>().toEqualTypeOf<HttpCapability>();
-        return [{ id: '1', name: title, artist: null, album: null, album_img: null, year: null, tracknumber: null,
-          totaltracks: null, discnumber: null, totaldiscs: null, resource: plugin.id }];
+        const { market } = await caps.config.get();
+        return [{ id: '1', name: title, artist: null, album: String(market), album_img: null, year: null, tracknumber: null,
+          totaltracks: null, discnumber: null, totaldiscs: null, resource: 'lrclib' }];
       },
     });
-    const songs = await source.search({ title: 'Yesterday', artist: '', album: '', limit: 1 },
-      { caps: {} as CapabilitiesFor<typeof manifest>, config: {}, plugin: { id: 'lrclib', version: '1.0.0' } });
-    expect(songs.map((s) => [s.name, s.resource])).toEqual([['Yesterday', 'lrclib']]);
+    const caps = { config: { get: async () => ({ market: 'JP' }) } } as unknown as CapabilitiesFor<typeof manifest>;
+    const songs = await source.search({ title: 'Yesterday', artist: '', album: '', limit: 1 }, caps);
+    expect(songs.map((s) => [s.name, s.album])).toEqual([['Yesterday', 'JP']]);
 
     const action = { async run() { return { items: [] }; } };
     expect(defineBatchAction(action)).toBe(action);

@@ -1,6 +1,7 @@
 /**
- * @tagsonic/sdk: the contract plugins are written against. A plugin's entry module default-exports what
- * `defineTagSource` or `defineBatchAction` returns; its `manifest.json` follows `manifest.schema.json`.
+ * @tagsonic/sdk: the contract plugins are written against. A plugin's entry is one CommonJS script whose
+ * `module.exports` holds its functions by name (what `defineTagSource` or `defineBatchAction` returns);
+ * its `manifest.json` follows `manifest.schema.json`.
  */
 export type { ConfigField, ConfigSchema, HttpHostGrant, Manifest, Permissions, PluginKind } from './manifest.ts';
 export { defineManifest } from './manifest.ts';
@@ -10,9 +11,9 @@ export { default as manifestSchema } from './manifest.schema.json' with { type: 
 export type { PluginErrorCode } from './errors.ts';
 export { isPluginError, PLUGIN_ERROR_CODES, PluginError } from './errors.ts';
 export type {
-  Artwork, Capabilities, CapabilitiesFor, ConfigValues, FfmpegCapability, FfmpegJob, FfmpegResult, FileEntry,
+  Artwork, Capabilities, CapabilitiesFor, ConfigCapability, ConfigValues, FfmpegCapability, FfmpegJob, FfmpegResult, FileEntry,
   FilesCapability, FingerprintCapability, HttpCapability, HttpRequest, HttpResponse, JsonValue, KvCapability,
-  LogCapability, PluginContext, ProgressCapability, QueryValue, TagsCapability, TextCapability, TrackInfo, TrackTags,
+  LogCapability, ProgressCapability, QueryValue, TagsCapability, TextCapability, TrackInfo, TrackTags,
 } from './capabilities.ts';
 export type { ArtistInfo, SearchOptions, SearchResultSong, TagSource } from './tag-source.ts';
 export { defineTagSource } from './tag-source.ts';

@@ -16,7 +16,7 @@ export type PluginKind = 'tag-source' | 'batch-action';
 
 /**
  * One setting of a plugin's settings form. The administrator fills it in on the plugin's page; the
- * plugin reads the value from `context.config`. Secrets are masked in forms and never logged.
+ * plugin reads the value with `caps.config.get()`. Secrets are masked in forms and never logged.
  *
  * @example
  * const apiKey: ConfigField = { type: 'string', title: 'API key', secret: true };
@@ -75,8 +75,8 @@ export interface HttpHostGrant {
 
 /**
  * The capabilities a plugin asks for. Anything not listed is not granted; every grant carries a human
- * `reason` the administrator reads before enabling the plugin. `text`, `log`, `progress` and `kv` need no
- * grant (they reach nothing outside the plugin).
+ * `reason` the administrator reads before enabling the plugin. `config`, `text`, `log`, `progress` and
+ * `kv` need no grant (they reach nothing outside the plugin).
  *
  * @example
  * const permissions: Permissions = {

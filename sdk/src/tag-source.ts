@@ -3,7 +3,7 @@
  * by song id and artist pictures. The field names are the spec's "Search result song", so the host passes
  * results to the editor's results table and the matcher unchanged (it adds the scores itself).
  */
-import type { Capabilities, CapabilitiesFor, ConfigValues, PluginContext } from './capabilities.ts';
+import type { Capabilities, CapabilitiesFor } from './capabilities.ts';
 import type { Manifest } from './manifest.ts';
 
 /**
@@ -69,32 +69,34 @@ export interface ArtistInfo {
  * name what broke: `response shape changed: result.songs` tells the administrator the site changed.
  *
  * @example
- * export default defineTagSource({
- *   async search({ title, artist, limit }, { caps }) {
- *     const { body } = await caps.http!.fetch({ url: 'https://lrclib.net/api/search', query: { track_name: title, artist_name: artist }, responseType: 'json' });
+ * module.exports = defineTagSource<typeof manifest>({
+ *   async search({ title, artist, limit }, caps) {
+ *     const base = caps.http.baseUrl ?? 'https://lrclib.net';
+ *     const { body } = await caps.http.fetch({ url: `${base}/api/search`, query: { track_name: title, artist_name: artist }, responseType: 'json' });
  *     return (body as LrclibTrack[]).slice(0, limit).map(toSong);
  *   },
- *   async lyrics({ id }, { caps }) {
- *     const { status, body } = await caps.http!.fetch({ url: `https://lrclib.net/api/get/${id}`, responseType: 'json' });
+ *   async lyrics({ id }, caps) {
+ *     const base = caps.http.baseUrl ?? 'https://lrclib.net';
+ *     const { status, body } = await caps.http.fetch({ url: `${base}/api/get/${id}`, responseType: 'json' });
  *     return status === 404 ? null : (body as LrclibTrack).syncedLyrics ?? null;
  *   },
  * });
  */
-export interface TagSource<Caps = Capabilities, Config extends ConfigValues = ConfigValues> {
+export interface TagSource<Caps = Capabilities> {
   /** Candidates, best first; an empty array when nothing matches. */
-  search(options: SearchOptions, context: PluginContext<Caps, Config>): Promise<SearchResultSong[]>;
+  search(options: SearchOptions, caps: Caps): Promise<SearchResultSong[]>;
   /** The lyric as LRC with `[mm:ss.xx]` time tags (plain text if the source has no timing), or `null`. */
-  lyrics?(options: { id: string }, context: PluginContext<Caps, Config>): Promise<string | null>;
+  lyrics?(options: { id: string }, caps: Caps): Promise<string | null>;
   /** The best-matching artist, or `null`. */
-  artist?(options: { keyword: string }, context: PluginContext<Caps, Config>): Promise<ArtistInfo | null>;
+  artist?(options: { keyword: string }, caps: Caps): Promise<ArtistInfo | null>;
 }
 
 /**
  * Types a tag source's exports. Pass the manifest's type to have `caps` typed by its grants.
  *
  * @example
- * export default defineTagSource<typeof manifest>({ async search(options, { caps }) { ... } }); // caps.http is present
+ * module.exports = defineTagSource<typeof manifest>({ async search(options, caps) { ... } }); // caps.http is present
  */
-export const defineTagSource = <M extends Manifest = Manifest, Config extends ConfigValues = ConfigValues>(
-  source: TagSource<Manifest extends M ? Capabilities : CapabilitiesFor<M>, Config>,
-): TagSource<Manifest extends M ? Capabilities : CapabilitiesFor<M>, Config> => source;
+export const defineTagSource = <M extends Manifest = Manifest>(
+  source: TagSource<Manifest extends M ? Capabilities : CapabilitiesFor<M>>,
+): TagSource<Manifest extends M ? Capabilities : CapabilitiesFor<M>> => source;
