@@ -170,7 +170,7 @@ describe('plugin sandbox', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = performance.now();
     await expect(healthy.invoke('ping')).resolves.toBe('pong');
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(1_000); // the stuck one would hold it for 1.5 s
     expect((await spinning).code).toBe(PLUGIN_ERROR_CODES.timeout);
   });
 
