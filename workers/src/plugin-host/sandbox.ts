@@ -38,6 +38,11 @@ export interface SandboxOptions {
   maxResultChars?: number;
   /** Consecutive failed invocations after which the plugin is disabled. Default 5. */
   maxConsecutiveFailures?: number;
+  /**
+   * V8 lost control of the isolate (isolated-vm's `onCatastrophicError`): the process is no longer sound and
+   * should log, stop taking work, finish what it can and `process.abort()`. The worker decides; not the sandbox.
+   */
+  onCatastrophicError?: (pluginId: string, message: string) => void;
 }
 
 export interface Sandbox {
@@ -82,7 +87,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const pluginError = (code: PluginErrorCode, message: string) => new PluginError(id, code, message);
 
   const startIsolate = async (): Promise<LiveIsolate> => {
-    const isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb });
+    const onCatastrophicError = options.onCatastrophicError;
+    const isolate = new ivm.Isolate({
+      memoryLimit: memoryLimitMb,
+      ...(onCatastrophicError && { onCatastrophicError: (message: string) => onCatastrophicError(id, message) }),
+    });
     try {
       const bootstrap = await isolate.compileScript(BOOTSTRAP_SOURCE, { filename: 'tagsonic:bootstrap' });
       let plugin: ivm.Script;
