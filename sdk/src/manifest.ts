@@ -123,7 +123,7 @@ export interface Manifest {
   /** One or two sentences shown in the plugin list, 1–500 characters. */
   description: string;
   kind: PluginKind;
-  /** Relative path of the bundled `.js`/`.mjs` file inside the plugin, e.g. `index.js`. */
+  /** Relative path of the bundled CommonJS `.js` file inside the plugin, e.g. `index.js`. */
   entry: string;
   /** The settings form; omit when the plugin has no settings. */
   config?: ConfigSchema;

@@ -113,7 +113,7 @@ describe('validateManifest: field rules', () => {
     expect(errorsAfter((m) => { (m as any).kind = kind; })).toEqual([{ path: 'kind', message: expect.stringContaining('must be "tag-source" or "batch-action"') }]);
   });
 
-  it.each(['/index.js', '../index.js', 'a/../../index.js', './index.js', 'index.ts', 'index', 'C:\\x.js'])('rejects the entry %j', (entry) => {
+  it.each(['/index.js', '../index.js', 'a/../../index.js', './index.js', 'index.ts', 'index.mjs', 'index', 'C:\\x.js'])('rejects the entry %j', (entry) => {
     expect(errorsAfter((m) => { m.entry = entry; }).map((e) => e.path)).toEqual(['entry']);
   });
 
