@@ -31,7 +31,12 @@
  */
 export type PluginErrorCode = (typeof PLUGIN_ERROR_CODES)[number];
 
-/** Every {@link PluginErrorCode}, for hosts that check a code coming back from plugin code. */
+/**
+ * Every {@link PluginErrorCode}, for hosts that check a code coming back from plugin code.
+ *
+ * @example
+ * const code = PLUGIN_ERROR_CODES.includes(raw as PluginErrorCode) ? (raw as PluginErrorCode) : 'TAGSONIC_ERR_PLUGIN_FAILED';
+ */
 export const PLUGIN_ERROR_CODES = [
   'TAGSONIC_ERR_PLUGIN_HTTP_BAD_URL',
   'TAGSONIC_ERR_PLUGIN_HTTP_BAD_REQUEST',
