@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   defineBatchAction, defineManifest, defineTagSource, isPluginError, PluginError, validateManifest,
-  type CapabilitiesFor, type FfmpegResult, type FilesCapability, type HttpCapability, type TagsCapability,
+  type CapabilitiesFor, type ConfigValues, type FfmpegResult, type FilesCapability, type HttpCapability, type TagsCapability,
 } from './index.ts';
 
 const manifest = defineManifest({
@@ -31,6 +31,9 @@ describe('define helpers', () => {
     expectTypeOf<Caps>().not.toHaveProperty('ffmpeg');
     type Writer = CapabilitiesFor<{ permissions: { files: { access: 'write'; reason: 'x' } } } & typeof manifest>;
     expectTypeOf<Writer['files']>().toEqualTypeOf<FilesCapability>();
+    type Reader = CapabilitiesFor<{ permissions: { files: { access: 'read'; reason: 'x' } } } & typeof manifest>;
+    expectTypeOf<Reader['files']>().toEqualTypeOf<Pick<FilesCapability, 'list' | 'stat'>>();
+    expectTypeOf<Caps['config']['get']>().returns.resolves.toEqualTypeOf<ConfigValues>();
     expectTypeOf<FfmpegResult<'probe'>['duration']>().toEqualTypeOf<number>();
   });
 
