@@ -72,7 +72,7 @@ export interface HttpResponse<Body> {
  * Outgoing HTTP to the hosts the manifest grants only, checked on the resolved address at connect time
  * and again on every redirect; loopback, private, link-local and metadata addresses are refused unless
  * granted. Requests are paced by a per-plugin rate limit. Throws a {@link PluginError} with one of the
- * `TAGSONIC_ERR_PLUGIN_HTTP_*` codes (see {@link PluginErrorCode}).
+ * codes of the `PLUGIN_HTTP_` family (see {@link PluginErrorCode}).
  *
  * @example
  * const base = caps.http.baseUrl ?? 'https://itunes.apple.com';

@@ -17,7 +17,7 @@ function serverCodes(): Set<string> {
       }
     }
   };
-  for (const pkg of ['core', 'gateway', 'workers']) walk(path.join(ROOT, pkg, 'src'));
+  for (const pkg of ['core', 'gateway', 'workers', 'sdk']) walk(path.join(ROOT, pkg, 'src'));
   return codes;
 }
 

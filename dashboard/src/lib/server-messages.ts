@@ -188,6 +188,13 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_PLUGIN_BAD_OPTIONS: { zh: '传给插件的参数无效', en: 'The options passed to the plugin are invalid.' },
   TAGSONIC_ERR_PLUGIN_DISABLED: { zh: '插件已停用（连续失败过多或被管理员停用）', en: 'The plugin is disabled (too many failures in a row, or by an administrator).' },
   TAGSONIC_ERR_PLUGIN_CLOSED: { zh: '插件已关闭，请稍后再试', en: 'The plugin has been shut down; try again later.' },
+  TAGSONIC_ERR_PLUGIN_DENIED: { zh: '插件没有执行此操作的权限', en: 'The plugin has no permission for this.' },
+  TAGSONIC_ERR_PLUGIN_INVALID: { zh: '插件请求的参数无效', en: 'The plugin asked with invalid arguments.' },
+  TAGSONIC_ERR_PLUGIN_NOT_FOUND: { zh: '插件要找的文件或数据不存在', en: 'What the plugin asked for does not exist.' },
+  TAGSONIC_ERR_PLUGIN_CONFLICT: { zh: '插件的操作与现有文件冲突', en: "The plugin's operation conflicts with an existing file." },
+  TAGSONIC_ERR_PLUGIN_LIMIT: { zh: '插件超出了使用限制', en: 'The plugin went over one of its limits.' },
+  TAGSONIC_ERR_PLUGIN_UPSTREAM: { zh: '数据源的返回格式已变化，请更新该插件', en: "The source's answer has changed shape; update the plugin." },
+  TAGSONIC_ERR_PLUGIN_FAILED: { zh: '插件运行失败', en: 'The plugin failed.' },
   // Internet radio stations (admin backend)
   TAGSONIC_ERR_RADIO_NOT_FOUND: { zh: '电台不存在', en: 'No such radio station.' },
   TAGSONIC_ERR_RADIO_TOO_MANY: { zh: '电台数量已达上限', en: 'There are as many radio stations as allowed.' },
