@@ -5,9 +5,11 @@
  * replace them, and returns the runner the host calls. Everything that crosses is a JSON string; ivm options
  * objects have a null prototype so a plugin's `Object.prototype` setters cannot change how a value crosses.
  *
- * Runner: `run(exportName, optionsJson, capabilityPathsJson, maxResultChars)` → JSON of
- * `{ ok: true, value }` or `{ ok: false, code, message }` (codes: compile | noExport | resultTooLarge | threw).
- * Capabilities reach the plugin as a frozen nested object of plain async functions, e.g. `http.fetch(url)`.
+ * Runner: `run(exportName, optionsJson, capabilityShapeJson, maxResultChars)` → JSON of `{ ok: true, value }` or
+ * `{ ok: false, code, message, pluginCode? }` (codes: compile | noExport | resultTooLarge | threw; `pluginCode` is
+ * the `code` of what the plugin threw, unchecked). Capabilities reach the plugin as a frozen nested object of plain
+ * async functions and constants, e.g. `http.fetch(url)`, `http.baseUrl`. The exports are `module.exports`, or its
+ * `default` when that holds them (TypeScript's `export default`, bundled as CommonJS).
  *
  * The bootstrap is strict code on purpose: V8 hides strict frames from `fn.caller` and from the call sites
  * that `Error.prepareStackTrace` receives, so a plugin cannot get hold of the runner or its closure that way.
@@ -29,6 +31,7 @@ export const BOOTSTRAP_SOURCE = `(function () {
   const apply = Reflect.apply;
   const ErrorCtor = Error;
   const StringCtor = String;
+  const isObjectValue = (o) => o !== null && typeof o === 'object';
   const copyBoth = { __proto__: null, arguments: { __proto__: null, copy: true }, result: { __proto__: null, promise: true, copy: true } };
   let factory = null;
   defineProperty(g, '${DEFINE_GLOBAL}', {
@@ -36,53 +39,74 @@ export const BOOTSTRAP_SOURCE = `(function () {
     value: function define(f) { delete g.${DEFINE_GLOBAL}; factory = f; },
   });
 
+  // A host failure with a code arrives as the SDK's PluginError would look across realms (name and code), so
+  // the plugin's isPluginError() recognises it and the plugin can catch, inspect and rethrow it.
   const call = async (path, args) => {
     const envelope = parse(await hostApply(undefined, [path, stringify(args)], copyBoth));
     if (envelope.ok === true) return envelope.value;
-    throw new ErrorCtor(envelope.message);
+    const error = new ErrorCtor(envelope.message);
+    if (typeof envelope.code === 'string') {
+      error.name = 'PluginError';
+      error.code = envelope.code;
+    }
+    throw error;
   };
 
-  const build = (paths) => {
+  // shape: { functions: ['http.fetch', ...], values: [['http.baseUrl', 'http://…'], ...] }
+  const build = (shape) => {
     const root = {};
-    for (let i = 0; i < paths.length; i++) {
-      const path = paths[i];
+    const place = (path, leaf) => {
       const parts = path.split('.');
       let node = root;
       for (let j = 0; j < parts.length - 1; j++) {
         if (!hasOwn(node, parts[j])) node[parts[j]] = {};
         node = node[parts[j]];
       }
-      node[parts[parts.length - 1]] = async (...args) => call(path, args);
+      node[parts[parts.length - 1]] = leaf;
+    };
+    for (let i = 0; i < shape.functions.length; i++) {
+      const path = shape.functions[i];
+      place(path, async (...args) => call(path, args));
     }
-    const deepFreeze = (o) => { for (const k of keys(o)) if (typeof o[k] === 'object') deepFreeze(o[k]); return freeze(o); };
+    for (let i = 0; i < shape.values.length; i++) place(shape.values[i][0], shape.values[i][1]);
+    const deepFreeze = (o) => { for (const k of keys(o)) if (typeof o[k] === 'object' && o[k] !== null) deepFreeze(o[k]); return freeze(o); };
     return deepFreeze(root);
   };
 
   // Built by hand: stringify({ ... }) would consult a toJSON the plugin put on Object.prototype.
-  const fail = (code, message) => '{"ok":false,"code":"' + code + '","message":' + stringify(StringCtor(message)) + '}';
+  // pluginCode: the code of what the plugin threw (an SDK PluginError's), for the host to check against its list.
+  const fail = (code, message, pluginCode) => '{"ok":false,"code":"' + code + '","message":' + stringify(StringCtor(message)) +
+    (typeof pluginCode === 'string' ? ',"pluginCode":' + stringify(pluginCode.slice(0, 100)) : '') + '}';
 
-  return async function run(name, optionsJson, pathsJson, maxResultChars) {
+  return async function run(name, optionsJson, shapeJson, maxResultChars) {
     try {
       if (factory === null) return fail('compile', 'the plugin did not load');
       const module = { exports: {} };
       apply(factory, module.exports, [module, module.exports]);
-      const exported = module.exports;
-      const usable = exported !== null && (typeof exported === 'object' || typeof exported === 'function');
-      const fn = usable && hasOwn(exported, name) ? exported[name] : undefined;
+      const isObject = (o) => o !== null && (typeof o === 'object' || typeof o === 'function');
+      let exported = module.exports;
+      // TypeScript's \`export default defineTagSource({...})\`, bundled as CommonJS, lands on exports.default.
+      if (isObject(exported) && !hasOwn(exported, name) && hasOwn(exported, 'default') && isObject(exported.default)) {
+        exported = exported.default;
+      }
+      const fn = isObject(exported) && hasOwn(exported, name) ? exported[name] : undefined;
       if (typeof fn !== 'function') return fail('noExport', 'the plugin exports no function named ' + name);
-      const value = await apply(fn, exported, [parse(optionsJson), build(parse(pathsJson))]);
+      const value = await apply(fn, exported, [parse(optionsJson), build(parse(shapeJson))]);
       let text = value === undefined ? 'null' : stringify(value);
       if (text === undefined) text = 'null';
       if (text.length > maxResultChars) return fail('resultTooLarge', 'the result is larger than ' + maxResultChars + ' characters of JSON');
       return '{"ok":true,"value":' + text + '}';
     } catch (error) {
       let message;
+      let pluginCode;
       try {
         message = StringCtor(error instanceof ErrorCtor ? error.message : error);
+        const code = isObjectValue(error) ? error.code : undefined;
+        if (typeof code === 'string') pluginCode = code;
       } catch {
         message = 'the plugin threw a value that cannot be shown';
       }
-      return fail('threw', message.slice(0, 2000));
+      return fail('threw', message.slice(0, 2000), pluginCode);
     }
   };
 })()`;

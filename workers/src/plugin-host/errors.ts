@@ -1,4 +1,5 @@
 import { TagsonicError, type ErrorKind } from '@tagsonic/core/errors';
+import { PLUGIN_ERROR_CODES as SDK_PLUGIN_ERROR_CODES, type PluginErrorCode as SdkPluginErrorCode } from '@tagsonic/sdk';
 
 /**
  * Why one invocation of a plugin failed. Codes are stable (the dashboard localises by code); the message is
@@ -26,9 +27,21 @@ export const PLUGIN_ERROR_CODES = {
   closed: 'TAGSONIC_ERR_PLUGIN_CLOSED',
 } as const;
 
-export type PluginErrorCode = (typeof PLUGIN_ERROR_CODES)[keyof typeof PLUGIN_ERROR_CODES];
+/** The host's own invocation failures. */
+export type InvocationErrorCode = (typeof PLUGIN_ERROR_CODES)[keyof typeof PLUGIN_ERROR_CODES];
 
-const KIND: Record<PluginErrorCode, ErrorKind> = {
+/**
+ * An invocation's failure code: the host's own, or one of the SDK's that the plugin threw (its
+ * `TAGSONIC_ERR_PLUGIN_UPSTREAM`, or a capability's `…_HTTP_HOST_NOT_GRANTED` it let through or rethrew).
+ */
+export type PluginErrorCode = InvocationErrorCode | SdkPluginErrorCode;
+
+/** The SDK code a plugin threw, or undefined when `code` is anything else (the failure is then `…_THREW`). */
+export function pluginThrownCode(code: unknown): SdkPluginErrorCode | undefined {
+  return (SDK_PLUGIN_ERROR_CODES as readonly unknown[]).includes(code) ? (code as SdkPluginErrorCode) : undefined;
+}
+
+const KIND: Record<InvocationErrorCode, ErrorKind> = {
   TAGSONIC_ERR_PLUGIN_THREW: 'unavailable',
   TAGSONIC_ERR_PLUGIN_TIMEOUT: 'unavailable',
   TAGSONIC_ERR_PLUGIN_MEMORY: 'unavailable',
@@ -49,7 +62,8 @@ export class PluginError extends TagsonicError {
   constructor(pluginId: string, code: PluginErrorCode, message: string) {
     // Capped: the text comes from untrusted code and ends up in logs and on the /mod screen.
     if (message.length > MAX_MESSAGE_CHARS) message = `${message.slice(0, MAX_MESSAGE_CHARS)}…`;
-    super(KIND[code], code, message, { details: { pluginId } });
+    // A code the plugin chose says what went wrong on its side; to the caller the source is unavailable.
+    super(Object.hasOwn(KIND, code) ? KIND[code as InvocationErrorCode] : 'unavailable', code, message, { details: { pluginId } });
     this.name = 'PluginError';
     this.pluginId = pluginId;
     this.stack = `${this.name}: ${message}`;

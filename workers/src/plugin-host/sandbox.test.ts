@@ -1,3 +1,5 @@
+import { TagsonicError } from '@tagsonic/core/errors';
+import { isPluginError } from '@tagsonic/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, PLUGIN_ERROR_CODES, PluginError, type Sandbox, type SandboxOptions } from './index.ts';
 
@@ -247,6 +249,72 @@ describe('plugin sandbox', () => {
     expect(thrown.cause).toBeUndefined();
     expect((await failure(s.invoke('failValue'))).message).toBe('the plugin threw a value that cannot be shown');
     await expectOthersStillServed();
+  });
+
+  it('carries error codes across both ways: a host failure reaches the plugin as a PluginError, a plugin PluginError reaches the host', async () => {
+    // The SDK's PluginError as esbuild bundles it into a plugin (a class of the plugin's own realm).
+    const sdkError = `class PluginError extends Error {
+      constructor(code, message) { super(message); this.name = 'PluginError'; this.code = code; }
+    }`;
+    const s = sandbox({
+      code: `${sdkError}
+        exports.seen = async (o, caps) => {
+          try { await caps.http.fetch('http://elsewhere.test/'); } catch (e) {
+            return { name: e.name, code: e.code, message: e.message, isError: e instanceof Error, stack: String(e.stack) };
+          }
+        };
+        exports.rethrow = async (o, caps) => { try { await caps.http.fetch('x'); } catch (e) { throw new PluginError(e.code, 'lyrics: ' + e.message); } };
+        exports.passThrough = async (o, caps) => caps.http.fetch('x');
+        exports.upstream = () => { throw new PluginError('TAGSONIC_ERR_PLUGIN_UPSTREAM', 'response shape changed: songs'); };
+        exports.madeUp = () => { throw new PluginError('TAGSONIC_ERR_CORE_PANIC', 'not a plugin code'); };
+        exports.plainHostError = async (o, caps) => { try { await caps.util.boom(); } catch (e) { return { name: e.name, code: e.code === undefined }; } };`,
+      capabilities: {
+        http: {
+          fetch: async () => {
+            throw new TagsonicError('forbidden', 'TAGSONIC_ERR_PLUGIN_HTTP_HOST_NOT_GRANTED', 'Plugin p has no permission to reach elsewhere.test.');
+          },
+        },
+        util: { boom: async () => { throw new TypeError('host bug at /work/main/x.ts'); } },
+      },
+    });
+    const inside = (await s.invoke('seen')) as Record<string, unknown>;
+    expect(inside).toMatchObject({ name: 'PluginError', code: 'TAGSONIC_ERR_PLUGIN_HTTP_HOST_NOT_GRANTED', isError: true });
+    expect(inside.message).toBe('Plugin p has no permission to reach elsewhere.test.');
+    expect(inside.stack).not.toMatch(/plugin-host|sandbox\.ts|node:|\/work\//);
+
+    const rethrown = await failure(s.invoke('rethrow'));
+    expect(rethrown).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_HTTP_HOST_NOT_GRANTED', message: 'lyrics: Plugin p has no permission to reach elsewhere.test.' });
+    expect(isPluginError(rethrown)).toBe(true);
+    expect((await failure(s.invoke('passThrough'))).code).toBe('TAGSONIC_ERR_PLUGIN_HTTP_HOST_NOT_GRANTED');
+    const upstream = await failure(s.invoke('upstream'));
+    expect(upstream).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_UPSTREAM', message: 'response shape changed: songs', kind: 'unavailable' });
+    expect(isPluginError(upstream)).toBe(true);
+    expect(s.stats().lastError).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_UPSTREAM' });
+    // A code that is not one of the SDK's is the plugin's failure, not a code it may claim.
+    expect(await failure(s.invoke('madeUp'))).toMatchObject({ code: PLUGIN_ERROR_CODES.threw, message: 'not a plugin code' });
+    // A host error without a stable code stays a plain Error inside.
+    await expect(s.invoke('plainHostError')).resolves.toEqual({ name: 'Error', code: true });
+  });
+
+  it("accepts exports on module.exports.default (TypeScript's export default bundled as CommonJS)", async () => {
+    // What esbuild --format=cjs makes of \`export default { search }\`: a getter on an __esModule exports object.
+    const s = sandbox({
+      code: `var __defProp = Object.defineProperty;
+        var src_exports = {};
+        __defProp(src_exports, 'default', { get: () => src_default, enumerable: true });
+        module.exports = __defProp(src_exports, '__esModule', { value: true });
+        var src_default = { async search(o) { return [o.title, this === src_default]; } };`,
+    });
+    await expect(s.invoke('search', { title: 'x' })).resolves.toEqual(['x', true]);
+    expect((await failure(s.invoke('lyrics'))).code).toBe(PLUGIN_ERROR_CODES.noExport);
+  });
+
+  it('hands JSON constants of a capability namespace to the plugin (http.baseUrl)', async () => {
+    const s = sandbox({
+      code: `exports.base = async (o, caps) => [caps.http.baseUrl, caps.http.none, typeof caps.http.fetch, Object.isFrozen(caps.http)];`,
+      capabilities: { http: { fetch: async () => null, baseUrl: 'http://127.0.0.1:9001', none: null } },
+    });
+    await expect(s.invoke('base')).resolves.toEqual(['http://127.0.0.1:9001', null, 'function', true]);
   });
 
   it('reports code that does not compile', async () => {

@@ -1,6 +1,6 @@
 import ivm from 'isolated-vm';
 import { BOOTSTRAP_SOURCE, HOST_GLOBAL, wrapPluginCode } from './bootstrap.ts';
-import { PLUGIN_ERROR_CODES, PluginError, type PluginErrorCode } from './errors.ts';
+import { PLUGIN_ERROR_CODES, PluginError, pluginThrownCode, type PluginErrorCode } from './errors.ts';
 import { parseSandboxJson, toSandboxJson, type JsonValue } from './json.ts';
 import { PluginHealth, type PluginStats } from './stats.ts';
 
@@ -20,9 +20,15 @@ export interface HostCall {
   signal: AbortSignal;
 }
 
-/** Namespaces of host functions: `{ http: { fetch } }` appears inside as `capabilities.http.fetch(...)`. */
+/** A constant a capability namespace carries (`http.baseUrl`); copied into each fresh context. */
+export type CapabilityValue = string | number | boolean | null;
+
+/**
+ * Namespaces of host functions and constants: `{ http: { fetch, baseUrl } }` appears inside as
+ * `capabilities.http.fetch(...)` and `capabilities.http.baseUrl`.
+ */
 export interface Capabilities {
-  [name: string]: HostFunction | Capabilities;
+  [name: string]: HostFunction | CapabilityValue | Capabilities;
 }
 
 export interface SandboxOptions {
@@ -78,8 +84,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const memoryLimitMb = Math.max(8, options.memoryLimitMb ?? 64);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxResultChars = options.maxResultChars ?? 8 * 1024 * 1024;
-  const hostFunctions = flattenCapabilities(options.capabilities ?? {});
-  const pathsJson = JSON.stringify([...hostFunctions.keys()]);
+  const { functions: hostFunctions, values: hostValues } = flattenCapabilities(options.capabilities ?? {});
+  const shapeJson = JSON.stringify({ functions: [...hostFunctions.keys()], values: [...hostValues] });
   const health = new PluginHealth(options.maxConsecutiveFailures ?? 5);
   let live: Promise<LiveIsolate> | null = null;
   let closed = false;
@@ -135,7 +141,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       const value = await fn(args, { pluginId: id, signal });
       return toSandboxJson({ ok: true, value: value === undefined ? null : value });
     } catch (error) {
-      return JSON.stringify({ ok: false, message: messageOf(error) });
+      // The code crosses (the plugin may branch on it and rethrow); the stack and cause stay here.
+      return JSON.stringify({ ok: false, message: messageOf(error), code: crossingCode(error) });
     }
   };
 
@@ -150,7 +157,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     }
     const ended = new AbortController();
     const host = new ivm.Reference(dispatcher(ended.signal));
-    let runner: ivm.Reference<(name: string, optionsJson: string, pathsJson: string, maxResultChars: number) => Promise<string>> | undefined;
+    let runner: ivm.Reference<(name: string, optionsJson: string, shapeJson: string, maxResultChars: number) => Promise<string>> | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
       const deadline = new Promise<never>((_resolve, reject) => {
@@ -164,7 +171,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         await context.global.set(HOST_GLOBAL, host);
         runner = (await vm.bootstrap.run(context, { reference: true, timeout: timeoutMs })) as NonNullable<typeof runner>;
         await vm.plugin.run(context, { timeout: timeoutMs });
-        return runner.apply(undefined, [exportName, optionsJson, pathsJson, maxResultChars], { ...COPY_IN_PROMISE_OUT, timeout: timeoutMs });
+        return runner.apply(undefined, [exportName, optionsJson, shapeJson, maxResultChars], { ...COPY_IN_PROMISE_OUT, timeout: timeoutMs });
       })();
       work.catch(() => {}); // after a timeout nobody awaits it; its rejection is expected
       let text: unknown;
@@ -194,7 +201,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const unwrap = (envelope: JsonValue): JsonValue => {
     const record = envelope !== null && typeof envelope === 'object' && !Array.isArray(envelope) ? envelope : {};
     if (record.ok === true) return Object.hasOwn(record, 'value') ? record.value : null;
-    const code = typeof record.code === 'string' && Object.hasOwn(RUNNER_CODES, record.code) ? RUNNER_CODES[record.code] : PLUGIN_ERROR_CODES.threw;
+    let code = typeof record.code === 'string' && Object.hasOwn(RUNNER_CODES, record.code) ? RUNNER_CODES[record.code] : PLUGIN_ERROR_CODES.threw;
+    // A PluginError the plugin threw (or a capability's it rethrew) keeps its code if it is one of the SDK's.
+    if (code === PLUGIN_ERROR_CODES.threw) code = pluginThrownCode(record.pluginCode) ?? code;
     throw pluginError(code, typeof record.message === 'string' ? record.message : 'the plugin failed');
   };
 
@@ -252,16 +261,36 @@ const RUNNER_CODES: Record<string, PluginErrorCode> = {
   threw: PLUGIN_ERROR_CODES.threw,
 };
 
-/** `{ http: { fetch } }` → `Map { 'http.fetch' → fetch }`; names must be identifiers (they become code paths). */
-function flattenCapabilities(capabilities: Capabilities, prefix = '', into = new Map<string, HostFunction>()): Map<string, HostFunction> {
+interface FlatCapabilities {
+  functions: Map<string, HostFunction>;
+  values: Map<string, CapabilityValue>;
+}
+
+/**
+ * `{ http: { fetch, baseUrl } }` → functions `Map { 'http.fetch' → fetch }`, values `Map { 'http.baseUrl' → … }`;
+ * names must be identifiers (they become code paths).
+ */
+function flattenCapabilities(
+  capabilities: Capabilities,
+  prefix = '',
+  into: FlatCapabilities = { functions: new Map(), values: new Map() },
+): FlatCapabilities {
   for (const [name, value] of Object.entries(capabilities)) {
     if (!SEGMENT.test(name)) throw new TypeError(`capability name ${JSON.stringify(name)} is not an identifier`);
     const path = prefix + name;
-    if (typeof value === 'function') into.set(path, value);
-    else if (value !== null && typeof value === 'object') flattenCapabilities(value, `${path}.`, into);
-    else throw new TypeError(`capability ${path} is neither a function nor a namespace`);
+    if (typeof value === 'function') into.functions.set(path, value);
+    else if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
+      into.values.set(path, value);
+    } else if (typeof value === 'object') flattenCapabilities(value, `${path}.`, into);
+    else throw new TypeError(`capability ${path} is neither a function, a JSON constant nor a namespace`);
   }
   return into;
+}
+
+/** A host failure's stable code (`TAGSONIC_ERR_…`), the only part of a host error besides its message that crosses. */
+function crossingCode(error: unknown): string | undefined {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^TAGSONIC_ERR_[A-Z0-9_]{1,80}$/.test(code) ? code : undefined;
 }
 
 /** The message of anything thrown, never its stack. */
