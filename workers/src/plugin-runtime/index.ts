@@ -1,0 +1,12 @@
+export {
+  DEFAULT_RATE_PER_SEC,
+  loadPlugin,
+  PLUGIN_CONFIG_INVALID,
+  PLUGIN_MANIFEST_INVALID,
+  SOURCE_RATE_PER_SEC,
+  type LoadedPlugin,
+  type LoadPluginOptions,
+  type PluginSettings,
+} from './load.ts';
+export { resolveConfig, secretValues, type ConfigProblem } from './config.ts';
+export { createPluginLog, type PluginLog, type PluginLogEntry, type PluginLogLevel } from './log.ts';
