@@ -225,6 +225,20 @@ describe('plugin contract: a TypeScript tag source bundled with esbuild, run thr
     expect(loaded).toHaveLength(0); // nothing was started
   });
 
+  it('paces requests by the source\'s rate: musicbrainz 1/s, any other id 5/s', async () => {
+    const timed = async (id: string) => {
+      const plugin = load({ manifest: { ...MANIFEST, id }, env: { [`TAGSONIC_SOURCE_URL_${id.toUpperCase()}`]: `http://127.0.0.1:${port}` } });
+      const started = performance.now();
+      for (let i = 0; i < 3; i++) await plugin.invoke('search', { title: 'x', artist: '', album: '', limit: 1 });
+      return performance.now() - started;
+    };
+    // Three requests: the first goes at once, the next two wait for their slots.
+    expect(await timed('musicbrainz')).toBeGreaterThanOrEqual(1900);
+    const other = await timed('tinysongs');
+    expect(other).toBeGreaterThanOrEqual(350);
+    expect(other).toBeLessThan(1500);
+  });
+
   it('uses one list of http.fetch codes: plugin-http throws exactly the SDK\'s TAGSONIC_ERR_PLUGIN_HTTP_* codes', () => {
     const hostCodes = (Object.values(pluginHttp) as unknown[]).filter((v): v is string => typeof v === 'string' && v.startsWith('TAGSONIC_ERR_')).sort();
     expect(hostCodes).toEqual(PLUGIN_ERROR_CODES.filter((c) => c.startsWith('TAGSONIC_ERR_PLUGIN_HTTP_')).sort());
