@@ -46,8 +46,9 @@ export const BOOTSTRAP_SOURCE = `(function () {
     if (envelope.ok === true) return envelope.value;
     const error = new ErrorCtor(envelope.message);
     if (typeof envelope.code === 'string') {
-      error.name = 'PluginError';
-      error.code = envelope.code;
+      // Defined, not assigned: a plugin that froze Error.prototype must still get the code.
+      defineProperty(error, 'name', { __proto__: null, value: 'PluginError', writable: true, configurable: true });
+      defineProperty(error, 'code', { __proto__: null, value: envelope.code, writable: true, enumerable: true, configurable: true });
     }
     throw error;
   };

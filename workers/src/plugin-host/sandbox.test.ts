@@ -267,6 +267,10 @@ describe('plugin sandbox', () => {
         exports.passThrough = async (o, caps) => caps.http.fetch('x');
         exports.upstream = () => { throw new PluginError('TAGSONIC_ERR_PLUGIN_UPSTREAM', 'response shape changed: songs'); };
         exports.madeUp = () => { throw new PluginError('TAGSONIC_ERR_CORE_PANIC', 'not a plugin code'); };
+        exports.frozen = async (o, caps) => {
+          Object.freeze(Error.prototype);
+          try { await caps.http.fetch('x'); } catch (e) { return [e.name, e.code]; }
+        };
         exports.plainHostError = async (o, caps) => { try { await caps.util.boom(); } catch (e) { return { name: e.name, code: e.code === undefined }; } };`,
       capabilities: {
         http: {
@@ -292,6 +296,7 @@ describe('plugin sandbox', () => {
     expect(s.stats().lastError).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_UPSTREAM' });
     // A code that is not one of the SDK's is the plugin's failure, not a code it may claim.
     expect(await failure(s.invoke('madeUp'))).toMatchObject({ code: PLUGIN_ERROR_CODES.threw, message: 'not a plugin code' });
+    await expect(s.invoke('frozen')).resolves.toEqual(['PluginError', 'TAGSONIC_ERR_PLUGIN_HTTP_HOST_NOT_GRANTED']);
     // A host error without a stable code stays a plain Error inside.
     await expect(s.invoke('plainHostError')).resolves.toEqual({ name: 'Error', code: true });
   });

@@ -4,6 +4,7 @@
  * the plugin's `secret` settings are masked wherever they appear.
  */
 import type { HostFunction, JsonValue } from '../plugin-host/index.ts';
+import { parseSandboxJson } from '../plugin-host/json.ts';
 
 export type PluginLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -39,7 +40,7 @@ export function createPluginLog(options: { capacity?: number; secrets?: readonly
     const entry: PluginLogEntry = { at: new Date().toISOString(), level, message: mask(String(message ?? '')).slice(0, MAX_MESSAGE_CHARS) };
     if (fields !== null && typeof fields === 'object' && !Array.isArray(fields)) {
       const text = maskJson(JSON.stringify(fields));
-      entry.fields = text.length <= MAX_FIELDS_CHARS ? (JSON.parse(text) as Record<string, JsonValue>) : { truncated: text.slice(0, MAX_FIELDS_CHARS) };
+      entry.fields = text.length <= MAX_FIELDS_CHARS ? (parseSandboxJson(text) as Record<string, JsonValue>) : { truncated: text.slice(0, MAX_FIELDS_CHARS) };
     }
     buffer.push(entry);
     if (buffer.length > capacity) buffer.shift();
