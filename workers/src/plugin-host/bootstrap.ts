@@ -6,8 +6,8 @@
  * objects have a null prototype so a plugin's `Object.prototype` setters cannot change how a value crosses.
  *
  * Runner: `run(exportName, optionsJson, capabilityShapeJson, maxResultChars)` → JSON of `{ ok: true, value }` or
- * `{ ok: false, code, message, pluginCode? }` (codes: compile | noExport | resultTooLarge | threw; `pluginCode` is
- * the `code` of what the plugin threw, unchecked). Capabilities reach the plugin as a frozen nested object of plain
+ * `{ ok: false, code, message, pluginCode?, pluginDetails? }` (codes: compile | noExport | resultTooLarge | threw;
+ * `pluginCode` and `pluginDetails` are the `code` and `details` of what the plugin threw, unchecked). Capabilities reach the plugin as a frozen nested object of plain
  * async functions and constants, e.g. `http.fetch(url)`, `http.baseUrl`. The exports are `module.exports`, or its
  * `default` when that holds them (TypeScript's `export default`, bundled as CommonJS).
  *
@@ -76,8 +76,10 @@ export const BOOTSTRAP_SOURCE = `(function () {
 
   // Built by hand: stringify({ ... }) would consult a toJSON the plugin put on Object.prototype.
   // pluginCode: the code of what the plugin threw (an SDK PluginError's), for the host to check against its list.
-  const fail = (code, message, pluginCode) => '{"ok":false,"code":"' + code + '","message":' + stringify(StringCtor(message)) +
-    (typeof pluginCode === 'string' ? ',"pluginCode":' + stringify(pluginCode.slice(0, 100)) : '') + '}';
+  // pluginDetails: the JSON text of its details (the SDK promises they cross), for the host to parse and cap.
+  const fail = (code, message, pluginCode, pluginDetails) => '{"ok":false,"code":"' + code + '","message":' + stringify(StringCtor(message)) +
+    (typeof pluginCode === 'string' ? ',"pluginCode":' + stringify(pluginCode.slice(0, 100)) : '') +
+    (typeof pluginDetails === 'string' ? ',"pluginDetails":' + pluginDetails : '') + '}';
 
   return async function run(name, optionsJson, shapeJson, maxResultChars) {
     try {
@@ -100,6 +102,7 @@ export const BOOTSTRAP_SOURCE = `(function () {
     } catch (error) {
       let message;
       let pluginCode;
+      let pluginDetails;
       try {
         message = StringCtor(error instanceof ErrorCtor ? error.message : error);
         const code = isObjectValue(error) ? error.code : undefined;
@@ -107,7 +110,15 @@ export const BOOTSTRAP_SOURCE = `(function () {
       } catch {
         message = 'the plugin threw a value that cannot be shown';
       }
-      return fail('threw', message.slice(0, 2000), pluginCode);
+      try {
+        const details = isObjectValue(error) ? error.details : undefined;
+        // Only an object's JSON: stringify's output is one JSON value, so it cannot break out of the envelope.
+        const text = isObjectValue(details) ? stringify(details) : undefined;
+        if (typeof text === 'string' && text[0] === '{' && text.length <= 4096) pluginDetails = text;
+      } catch {
+        // details that cannot be copied are left out
+      }
+      return fail('threw', message.slice(0, 2000), pluginCode, pluginDetails);
     }
   };
 })()`;

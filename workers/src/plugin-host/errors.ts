@@ -59,11 +59,12 @@ export class PluginError extends TagsonicError {
   readonly pluginId: string;
   declare readonly code: PluginErrorCode;
 
-  constructor(pluginId: string, code: PluginErrorCode, message: string) {
+  /** `details` are the plugin's own (its PluginError's, e.g. `{ status: 503 }`); `pluginId` is always ours. */
+  constructor(pluginId: string, code: PluginErrorCode, message: string, details?: Record<string, unknown>) {
     // Capped: the text comes from untrusted code and ends up in logs and on the /mod screen.
     if (message.length > MAX_MESSAGE_CHARS) message = `${message.slice(0, MAX_MESSAGE_CHARS)}…`;
     // A code the plugin chose says what went wrong on its side; to the caller the source is unavailable.
-    super(Object.hasOwn(KIND, code) ? KIND[code as InvocationErrorCode] : 'unavailable', code, message, { details: { pluginId } });
+    super(Object.hasOwn(KIND, code) ? KIND[code as InvocationErrorCode] : 'unavailable', code, message, { details: { ...details, pluginId } });
     this.name = 'PluginError';
     this.pluginId = pluginId;
     this.stack = `${this.name}: ${message}`;

@@ -254,7 +254,7 @@ describe('plugin sandbox', () => {
   it('carries error codes across both ways: a host failure reaches the plugin as a PluginError, a plugin PluginError reaches the host', async () => {
     // The SDK's PluginError as esbuild bundles it into a plugin (a class of the plugin's own realm).
     const sdkError = `class PluginError extends Error {
-      constructor(code, message) { super(message); this.name = 'PluginError'; this.code = code; }
+      constructor(code, message, details) { super(message); this.name = 'PluginError'; this.code = code; if (details) this.details = details; }
     }`;
     const s = sandbox({
       code: `${sdkError}
@@ -265,7 +265,7 @@ describe('plugin sandbox', () => {
         };
         exports.rethrow = async (o, caps) => { try { await caps.http.fetch('x'); } catch (e) { throw new PluginError(e.code, 'lyrics: ' + e.message); } };
         exports.passThrough = async (o, caps) => caps.http.fetch('x');
-        exports.upstream = () => { throw new PluginError('TAGSONIC_ERR_PLUGIN_UPSTREAM', 'response shape changed: songs'); };
+        exports.upstream = () => { throw new PluginError('TAGSONIC_ERR_PLUGIN_UPSTREAM', 'response shape changed: songs', { status: 200, pluginId: 'forged', __proto__: { polluted: 1 } }); };
         exports.madeUp = () => { throw new PluginError('TAGSONIC_ERR_CORE_PANIC', 'not a plugin code'); };
         exports.frozen = async (o, caps) => {
           Object.freeze(Error.prototype);
@@ -293,6 +293,7 @@ describe('plugin sandbox', () => {
     const upstream = await failure(s.invoke('upstream'));
     expect(upstream).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_UPSTREAM', message: 'response shape changed: songs', kind: 'unavailable' });
     expect(isPluginError(upstream)).toBe(true);
+    expect(upstream.details).toEqual({ status: 200, pluginId: s.id }); // the plugin's details, our pluginId
     expect(s.stats().lastError).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_UPSTREAM' });
     // A code that is not one of the SDK's is the plugin's failure, not a code it may claim.
     expect(await failure(s.invoke('madeUp'))).toMatchObject({ code: PLUGIN_ERROR_CODES.threw, message: 'not a plugin code' });

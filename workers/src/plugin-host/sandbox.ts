@@ -90,7 +90,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   let live: Promise<LiveIsolate> | null = null;
   let closed = false;
 
-  const pluginError = (code: PluginErrorCode, message: string) => new PluginError(id, code, message);
+  const pluginError = (code: PluginErrorCode, message: string, details?: Record<string, unknown>) => new PluginError(id, code, message, details);
 
   const startIsolate = async (): Promise<LiveIsolate> => {
     const onCatastrophicError = options.onCatastrophicError;
@@ -204,7 +204,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     let code = typeof record.code === 'string' && Object.hasOwn(RUNNER_CODES, record.code) ? RUNNER_CODES[record.code] : PLUGIN_ERROR_CODES.threw;
     // A PluginError the plugin threw (or a capability's it rethrew) keeps its code if it is one of the SDK's.
     if (code === PLUGIN_ERROR_CODES.threw) code = pluginThrownCode(record.pluginCode) ?? code;
-    throw pluginError(code, typeof record.message === 'string' ? record.message : 'the plugin failed');
+    const details = record.pluginDetails;
+    const plain = details !== null && typeof details === 'object' && !Array.isArray(details) ? details : undefined;
+    throw pluginError(code, typeof record.message === 'string' ? record.message : 'the plugin failed', plain);
   };
 
   /** Turns a rejection from isolated-vm itself (not the runner's envelope) into a PluginError. */
