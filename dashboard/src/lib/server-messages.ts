@@ -195,6 +195,8 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_PLUGIN_LIMIT: { zh: '插件超出了使用限制', en: 'The plugin went over one of its limits.' },
   TAGSONIC_ERR_PLUGIN_UPSTREAM: { zh: '数据源的返回格式已变化，请更新该插件', en: "The source's answer has changed shape; update the plugin." },
   TAGSONIC_ERR_PLUGIN_FAILED: { zh: '插件运行失败', en: 'The plugin failed.' },
+  TAGSONIC_ERR_PLUGIN_MANIFEST_INVALID: { zh: '插件的清单（manifest.json）无效', en: "The plugin's manifest (manifest.json) is invalid." },
+  TAGSONIC_ERR_PLUGIN_CONFIG_INVALID: { zh: '插件的设置无效，请在插件页面修改', en: "The plugin's settings are invalid; correct them on the plugin's page." },
   // Internet radio stations (admin backend)
   TAGSONIC_ERR_RADIO_NOT_FOUND: { zh: '电台不存在', en: 'No such radio station.' },
   TAGSONIC_ERR_RADIO_TOO_MANY: { zh: '电台数量已达上限', en: 'There are as many radio stations as allowed.' },
