@@ -13,7 +13,8 @@ function serverCodes(): Set<string> {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
       else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) {
-        for (const m of readFileSync(p, 'utf8').matchAll(/TAGSONIC_ERR_[A-Z0-9_]*[A-Z0-9]/g)) codes.add(m[0]);
+        // A template type (`TAGSONIC_ERR_PLUGIN_HTTP_${string}`) names a family, not a code.
+        for (const m of readFileSync(p, 'utf8').matchAll(/TAGSONIC_ERR_[A-Z0-9_]*[A-Z0-9](?![A-Z0-9_]|\$\{)/g)) codes.add(m[0]);
       }
     }
   };
