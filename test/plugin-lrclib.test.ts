@@ -4,12 +4,15 @@
  * local server that replays LRCLIB's documented answers (https://lrclib.net/docs) and records every request,
  * so the request shape — path, query names, User-Agent — is asserted as well as the mapping and the errors.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isPluginError } from '@tagsonic/sdk';
 import { loadPlugin, type LoadedPlugin } from '@tagsonic/workers/plugin-runtime';
-import { builtinPlugin, BUILTIN_PLUGINS_DIR, PLUGIN_BUILTIN_NOT_FOUND } from '../workers/src/plugin-runtime/builtin.ts';
+import { builtinPlugin, BUILTIN_PLUGINS_DIR, PLUGIN_BUILTIN_NOT_FOUND, PLUGIN_BUILTIN_UNAVAILABLE } from '../workers/src/plugin-runtime/builtin.ts';
 
 const SYNCED = '[00:17.12] I feel your breath upon my neck\n[00:20.41] A soft caress as cold as death\n';
 const PLAIN = 'I feel your breath upon my neck\nA soft caress as cold as death\n';
@@ -102,6 +105,22 @@ describe('built-in plugins: plugins/<id> bundled at first use', () => {
     for (const id of ['no-such-source', '../sdk', 'LRCLIB']) {
       const error = await failure(builtinPlugin(id));
       expect(error).toMatchObject({ code: PLUGIN_BUILTIN_NOT_FOUND, kind: 'not_found' });
+    }
+  });
+
+  it('reports a source that does not build by file and line, and does not keep the failure: the fixed source builds', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'tagsonic-builtin-'));
+    try {
+      mkdirSync(path.join(root, 'broken', 'src'), { recursive: true });
+      writeFileSync(path.join(root, 'broken', 'manifest.json'), '{"id":"broken"}');
+      writeFileSync(path.join(root, 'broken', 'src', 'index.ts'), 'export const search = async () => [;\n');
+      const error = await failure(builtinPlugin('broken', { dir: root }));
+      expect(error).toMatchObject({ code: PLUGIN_BUILTIN_UNAVAILABLE });
+      expect(error.message).toMatch(/^The built-in plugin broken does not build: .*index\.ts:1: /);
+      writeFileSync(path.join(root, 'broken', 'src', 'index.ts'), 'export const search = async () => [];\n');
+      await expect(builtinPlugin('broken', { dir: root })).resolves.toMatchObject({ id: 'broken', code: expect.stringContaining('search') });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });
