@@ -197,6 +197,8 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_PLUGIN_FAILED: { zh: '插件运行失败', en: 'The plugin failed.' },
   TAGSONIC_ERR_PLUGIN_MANIFEST_INVALID: { zh: '插件的清单（manifest.json）无效', en: "The plugin's manifest (manifest.json) is invalid." },
   TAGSONIC_ERR_PLUGIN_CONFIG_INVALID: { zh: '插件的设置无效，请在插件页面修改', en: "The plugin's settings are invalid; correct them on the plugin's page." },
+  TAGSONIC_ERR_PLUGIN_BUILTIN_NOT_FOUND: { zh: '没有这个内置数据源', en: 'There is no such built-in source.' },
+  TAGSONIC_ERR_PLUGIN_BUILTIN_UNAVAILABLE: { zh: '内置数据源无法构建', en: 'The built-in source cannot be built.' },
   // Internet radio stations (admin backend)
   TAGSONIC_ERR_RADIO_NOT_FOUND: { zh: '电台不存在', en: 'No such radio station.' },
   TAGSONIC_ERR_RADIO_TOO_MANY: { zh: '电台数量已达上限', en: 'There are as many radio stations as allowed.' },
