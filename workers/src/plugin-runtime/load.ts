@@ -18,9 +18,10 @@ export const PLUGIN_CONFIG_INVALID = 'TAGSONIC_ERR_PLUGIN_CONFIG_INVALID';
 
 /**
  * Requests per second by plugin id, from the services' terms (MusicBrainz asks for 1/s, AcoustID allows 3/s);
- * any other source gets {@link DEFAULT_RATE_PER_SEC}.
+ * iTunes answers 403 beyond ~20 searches a minute per client, so one every 3 s; any other source gets
+ * {@link DEFAULT_RATE_PER_SEC}.
  */
-export const SOURCE_RATE_PER_SEC: Readonly<Record<string, number>> = { musicbrainz: 1, acoustid: 3 };
+export const SOURCE_RATE_PER_SEC: Readonly<Record<string, number>> = { musicbrainz: 1, acoustid: 3, itunes: 1 / 3 };
 export const DEFAULT_RATE_PER_SEC = 5;
 
 const DEFAULT_HTTP_LIMITS: Omit<PluginHttpLimits, 'ratePerSec'> = { timeoutMs: 8_000, maxBytes: 8 * 1024 * 1024 };
