@@ -16,6 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isPluginError, PLUGIN_ERROR_CODES, type Manifest } from '@tagsonic/sdk';
 import * as pluginHttp from '@tagsonic/workers/plugin-http';
 import { loadPlugin, type LoadedPlugin, type LoadPluginOptions } from '@tagsonic/workers/plugin-runtime';
+import { failure } from './support/source-fake.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -101,12 +102,6 @@ const load = (options: Partial<LoadPluginOptions> = {}) => {
   loaded.push(plugin);
   return plugin;
 };
-
-async function failure(promise: Promise<unknown>): Promise<Error & { code: string }> {
-  const error = await promise.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e);
-  expect(error).toBeInstanceOf(Error);
-  return error as Error & { code: string };
-}
 
 beforeAll(async () => {
   server = createServer((req, res) => {

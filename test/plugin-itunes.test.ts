@@ -5,12 +5,11 @@
  * (https://performance-partners.apple.com/search-api) and records every request, so the request shape — path and
  * query — is asserted as well as the mapping (full-size cover, release date, numbers) and the errors.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isPluginError } from '@tagsonic/sdk';
-import { loadPlugin, type LoadedPlugin, type PluginSettings } from '@tagsonic/workers/plugin-runtime';
+import type { PluginSettings } from '@tagsonic/workers/plugin-runtime';
 import { builtinPlugin } from '../workers/src/plugin-runtime/builtin.ts';
+import { failure, sourceFake } from './support/source-fake.ts';
 
 const ART = 'https://is1-ssl.mzstatic.com/image/thumb/Music115/v4/7a/0b/b6/7a0bb6b0-8a3f-4c1e-2c58-0a7f0d1f1f57/source/100x100bb.jpg';
 
@@ -33,13 +32,6 @@ const VIDEO = { ...YESTERDAY, kind: 'music-video', trackId: 5 };
 
 const answer = (results: unknown[]) => ({ resultCount: results.length, results });
 
-interface Seen { path: string; query: URLSearchParams }
-
-let server: Server;
-let port: number;
-const seen: Seen[] = [];
-const loaded: LoadedPlugin[] = [];
-
 /** What the fake answers for a search, by the first word of `term` (Apple's own answer when nothing special is asked). */
 function searchAnswer(term: string): [number, string, unknown] {
   switch (term.split(' ')[0]) {
@@ -55,37 +47,11 @@ function searchAnswer(term: string): [number, string, unknown] {
   }
 }
 
-const load = (settings?: PluginSettings) => builtinPlugin('itunes').then(({ manifest, code }) => {
-  const plugin = loadPlugin({ manifest, code, settings, env: { TAGSONIC_SOURCE_URL_ITUNES: `http://127.0.0.1:${port}` } });
-  loaded.push(plugin);
-  return plugin;
-});
-
-async function failure(promise: Promise<unknown>): Promise<Error & { code: string; details?: Record<string, unknown> }> {
-  const error = await promise.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e);
-  expect(error).toBeInstanceOf(Error);
-  return error as Error & { code: string; details?: Record<string, unknown> };
-}
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    seen.push({ path: url.pathname, query: url.searchParams });
-    const [status, type, body] = url.pathname === '/search' ? searchAnswer(url.searchParams.get('term') ?? '')
-      : [404, 'text/html', '<html>Not Found</html>'] as [number, string, unknown];
-    res.writeHead(status, { 'content-type': type }).end(typeof body === 'string' ? body : JSON.stringify(body));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-});
-
-afterEach(() => {
-  for (const plugin of loaded.splice(0)) plugin.close();
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+const fake = sourceFake('itunes', (path, query) =>
+  path === '/search' ? searchAnswer(query.get('term') ?? '') : [404, 'text/html', '<html>Not Found</html>'],
+);
+const { seen } = fake;
+const load = (settings?: PluginSettings) => fake.load(settings);
 
 describe('itunes: the built-in plugin', () => {
   it('bundles plugins/itunes, passes loadPlugin with its single grant, and has no lyrics export (iTunes has no lyrics)', async () => {
@@ -93,7 +59,7 @@ describe('itunes: the built-in plugin', () => {
     expect(manifest).toMatchObject({ id: 'itunes', kind: 'tag-source', permissions: { http: { hosts: [{ host: 'itunes.apple.com' }] } } });
     expect(code).not.toMatch(/require\(["']@tagsonic\/sdk["']\)/);
     const plugin = await load();
-    expect(plugin.baseUrl).toBe(`http://127.0.0.1:${port}`);
+    expect(plugin.baseUrl).toBe(fake.baseUrl());
     await expect(plugin.invoke('lyrics', { id: '1441164430' })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_NO_EXPORT' });
   });
 });

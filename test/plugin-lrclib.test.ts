@@ -5,13 +5,11 @@
  * so the request shape — path, query names, User-Agent — is asserted as well as the mapping and the errors.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isPluginError } from '@tagsonic/sdk';
-import { loadPlugin, type LoadedPlugin } from '@tagsonic/workers/plugin-runtime';
+import { failure, sourceFake } from './support/source-fake.ts';
 import { builtinPlugin, BUILTIN_PLUGINS_DIR, PLUGIN_BUILTIN_NOT_FOUND, PLUGIN_BUILTIN_UNAVAILABLE } from '../workers/src/plugin-runtime/builtin.ts';
 
 const SYNCED = '[00:17.12] I feel your breath upon my neck\n[00:20.41] A soft caress as cold as death\n';
@@ -26,13 +24,6 @@ const WANT_TO_LIVE_EDIT = { ...WANT_TO_LIVE, id: 3396227, albumName: 'I Want to 
 const PLAIN_ONLY = { ...WANT_TO_LIVE, id: 11, syncedLyrics: null };
 const INSTRUMENTAL = { ...WANT_TO_LIVE, id: 12, trackName: 'Main Theme', instrumental: true, plainLyrics: null, syncedLyrics: null };
 const NOT_FOUND = { code: 404, name: 'TrackNotFound', message: 'Failed to find specified track' };
-
-interface Seen { path: string; query: URLSearchParams; headers: IncomingHttpHeaders }
-
-let server: Server;
-let port: number;
-const seen: Seen[] = [];
-const loaded: LoadedPlugin[] = [];
 
 /** What the fake answers for a search, by track_name (LRCLIB's own answer when nothing special is asked). */
 function searchAnswer(name: string): [number, string, unknown] {
@@ -54,39 +45,12 @@ function getAnswer(id: string): [number, string, unknown] {
   return [404, 'application/json', NOT_FOUND];
 }
 
-const load = () => builtinPlugin('lrclib').then(({ manifest, code }) => {
-  const plugin = loadPlugin({ manifest, code, env: { TAGSONIC_SOURCE_URL_LRCLIB: `http://127.0.0.1:${port}` } });
-  loaded.push(plugin);
-  return plugin;
+const fake = sourceFake('lrclib', (path, query) => {
+  const get = /^\/api\/get\/([^/]+)$/.exec(path);
+  return path === '/api/search' ? searchAnswer(query.get('track_name') ?? '') : get ? getAnswer(get[1]!) : [404, 'application/json', NOT_FOUND];
 });
-
-async function failure(promise: Promise<unknown>): Promise<Error & { code: string; details?: Record<string, unknown> }> {
-  const error = await promise.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e);
-  expect(error).toBeInstanceOf(Error);
-  return error as Error & { code: string; details?: Record<string, unknown> };
-}
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    seen.push({ path: url.pathname, query: url.searchParams, headers: req.headers });
-    const get = /^\/api\/get\/([^/]+)$/.exec(url.pathname);
-    const [status, type, body] = url.pathname === '/api/search' ? searchAnswer(url.searchParams.get('track_name') ?? '')
-      : get ? getAnswer(get[1]!)
-      : [404, 'application/json', NOT_FOUND] as [number, string, unknown];
-    res.writeHead(status, { 'content-type': type }).end(typeof body === 'string' ? body : JSON.stringify(body));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-});
-
-afterEach(() => {
-  for (const plugin of loaded.splice(0)) plugin.close();
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+const { seen } = fake;
+const load = () => fake.load();
 
 describe('built-in plugins: plugins/<id> bundled at first use', () => {
   it('finds plugins/lrclib, bundles its TypeScript once (the SDK inside), and its manifest passes loadPlugin', async () => {
@@ -98,7 +62,7 @@ describe('built-in plugins: plugins/<id> bundled at first use', () => {
     expect(code).toContain('module.exports');
     expect(code).not.toMatch(/require\(["']@tagsonic\/sdk["']\)/);
     const plugin = await load();
-    expect(plugin.baseUrl).toBe(`http://127.0.0.1:${port}`);
+    expect(plugin.baseUrl).toBe(fake.baseUrl());
   });
 
   it('refuses an unknown id, and an id that is a path, with TAGSONIC_ERR_PLUGIN_BUILTIN_NOT_FOUND', async () => {

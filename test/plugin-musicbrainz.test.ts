@@ -6,12 +6,11 @@
  * the request shape — path, Lucene query, fmt, limit, User-Agent — is asserted as well as the mapping and the errors.
  * Each test loads a fresh plugin and makes one or two requests: the runtime spaces a plugin's requests 1 s apart.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isPluginError } from '@tagsonic/sdk';
-import { loadPlugin, type LoadedPlugin } from '@tagsonic/workers/plugin-runtime';
+import type { LoadedPlugin } from '@tagsonic/workers/plugin-runtime';
 import { builtinPlugin } from '../workers/src/plugin-runtime/builtin.ts';
+import { failure, sourceFake } from './support/source-fake.ts';
 
 const YESTERDAY = '8a2b1b3c-6b0e-4d5f-9a4e-0f3a3b6c7d01';
 const HELP = '1f8b7c2d-3e4a-4b5c-8d9e-0a1b2c3d4e02';
@@ -43,13 +42,6 @@ const ANSWER = {
   ],
 };
 
-interface Seen { path: string; query: URLSearchParams; headers: IncomingHttpHeaders }
-
-let server: Server;
-let port: number;
-const seen: Seen[] = [];
-const loaded: LoadedPlugin[] = [];
-
 /** What the fake answers, by the recording phrase of the query (MusicBrainz's own answer when nothing special is asked). */
 function searchAnswer(query: string): [number, string, unknown] {
   const title = /^recording:"((?:[^"\\]|\\.)*)"/.exec(query)?.[1] ?? '';
@@ -64,47 +56,21 @@ function searchAnswer(query: string): [number, string, unknown] {
   }
 }
 
-const load = () => builtinPlugin('musicbrainz').then(({ manifest, code }) => {
-  const plugin = loadPlugin({ manifest, code, env: { TAGSONIC_SOURCE_URL_MUSICBRAINZ: `http://127.0.0.1:${port}` } });
-  loaded.push(plugin);
-  return plugin;
-});
+const fake = sourceFake('musicbrainz', (path, query) =>
+  path === '/ws/2/recording' ? searchAnswer(query.get('query') ?? '') : [404, 'application/json', { error: 'Not Found' }],
+);
+const { seen } = fake;
+const load = () => fake.load();
 
 const search = (plugin: LoadedPlugin, options: { title: string; artist?: string; album?: string; duration?: number; limit?: number }) =>
   plugin.invoke('search', { artist: '', album: '', limit: 15, ...options });
-
-async function failure(promise: Promise<unknown>): Promise<Error & { code: string; details?: Record<string, unknown> }> {
-  const error = await promise.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e);
-  expect(error).toBeInstanceOf(Error);
-  return error as Error & { code: string; details?: Record<string, unknown> };
-}
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    seen.push({ path: url.pathname, query: url.searchParams, headers: req.headers });
-    const [status, type, body] = url.pathname === '/ws/2/recording' ? searchAnswer(url.searchParams.get('query') ?? '')
-      : [404, 'application/json', { error: 'Not Found' }] as [number, string, unknown];
-    res.writeHead(status, { 'content-type': type }).end(typeof body === 'string' ? body : JSON.stringify(body));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-});
-
-afterEach(() => {
-  for (const plugin of loaded.splice(0)) plugin.close();
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
 
 describe('musicbrainz: the built-in plugin', () => {
   it('bundles plugins/musicbrainz, grants musicbrainz.org only (covers are linked, not fetched), and takes the administrator\'s base URL', async () => {
     const { manifest } = await builtinPlugin('musicbrainz');
     expect(manifest).toMatchObject({ id: 'musicbrainz', kind: 'tag-source', permissions: { http: { hosts: [{ host: 'musicbrainz.org' }] } } });
     expect(JSON.stringify(manifest)).not.toContain('coverartarchive'); // toMatchObject already holds the hosts to exactly one
-    expect((await load()).baseUrl).toBe(`http://127.0.0.1:${port}`);
+    expect((await load()).baseUrl).toBe(fake.baseUrl());
   });
 });
 

@@ -1,0 +1,80 @@
+/**
+ * Shared by the built-in tag-source tests: a local HTTP server that replays a service's answers and records
+ * every request (so each test asserts the request shape too), and a loader that bundles `plugins/<id>` and
+ * points it at that server through `TAGSONIC_SOURCE_URL_<ID>`, through the real loadPlugin, sandbox and
+ * guarded http. Call `sourceFake` at a test file's top level: it registers the server's and the plugins'
+ * set-up and tear-down hooks.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { loadPlugin, type LoadedPlugin, type PluginSettings } from '@tagsonic/workers/plugin-runtime';
+import { builtinPlugin } from '../../workers/src/plugin-runtime/builtin.ts';
+
+/** One request the fake received. */
+export interface SeenRequest {
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+}
+
+/** The fake's answer: status, content type, and a body (a string is sent as is, anything else as JSON). */
+export type FakeAnswer = [status: number, contentType: string, body: unknown];
+
+export interface SourceFake {
+  /** Every request so far, oldest first. */
+  readonly seen: SeenRequest[];
+  /** The fake's base URL (what the plugin's `baseUrl` becomes). */
+  baseUrl(): string;
+  /** Builds and loads the built-in plugin against the fake; closed after each test. */
+  load(settings?: PluginSettings): Promise<LoadedPlugin>;
+}
+
+export function sourceFake(id: string, answer: (path: string, query: URLSearchParams) => FakeAnswer): SourceFake {
+  let server: Server;
+  let port = 0;
+  const seen: SeenRequest[] = [];
+  const loaded: LoadedPlugin[] = [];
+  const baseUrl = () => `http://127.0.0.1:${port}`;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      seen.push({ path: url.pathname, query: url.searchParams, headers: req.headers });
+      const [status, type, body] = answer(url.pathname, url.searchParams);
+      res.writeHead(status, { 'content-type': type }).end(typeof body === 'string' ? body : JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterEach(() => {
+    for (const plugin of loaded.splice(0)) plugin.close();
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  return {
+    seen,
+    baseUrl,
+    load: async (settings) => {
+      const { manifest, code } = await builtinPlugin(id);
+      const env = { [`TAGSONIC_SOURCE_URL_${id.toUpperCase().replace(/-/g, '_')}`]: baseUrl() };
+      const plugin = loadPlugin({ manifest, code, settings, env });
+      loaded.push(plugin);
+      return plugin;
+    },
+  };
+}
+
+/** The error a promise rejects with (failing the test when it resolves). */
+export async function failure(promise: Promise<unknown>): Promise<Error & { code: string; details?: Record<string, unknown> }> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(Error);
+  return error as Error & { code: string; details?: Record<string, unknown> };
+}
