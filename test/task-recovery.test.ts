@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,13 +9,13 @@ import { readTags } from '@tagsonic/core/tags';
 import type { TaskDoc, TaskItemDoc } from '@tagsonic/core/tasks';
 import { makeAudio } from './support/audio.ts';
 import { startNatsServer } from './support/nats-server.ts';
+import { freePort, ROOT } from './e2e/tagsonic-process.ts';
 
 /**
  * Issue 10 item 3: `kill -9` of the embedded server in the middle of a 200-file save, then a
  * restart. The task must not stay `running`: what the journal committed counts as done, the rest is
  * resumed, files that vanished meanwhile fail with the reason, and the failures reach the bell.
  */
-const ROOT = path.resolve(import.meta.dirname, '..');
 const PASSWORD = 'recovery-admin-password';
 const FILES = 200;
 const MANY = 800;
@@ -26,17 +25,6 @@ afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   for (const h of homes) await rm(h, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** `tagsonic start` (or `gateway`, `worker`) as users run it, until /healthz answers or the worker consumes. */
 async function startTagsonic(home: string, command: 'start' | 'gateway' | 'worker' = 'start', env: Record<string, string> = {}) {

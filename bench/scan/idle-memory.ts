@@ -18,13 +18,13 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { MALLOC_ENV } from '@tagsonic/core/memory';
 import { generateLibrary, MANIFEST_FILE } from '@tagsonic/test/library';
+import { freePort } from '../free-port.ts';
 
 const { values } = parseArgs({
   options: {
@@ -98,17 +98,6 @@ async function breakdown(pid: number): Promise<{ v8Pages: number; mallocHeap: nu
     else other += anon;
   }
   return { v8Pages: mb(v8Pages), mallocHeap: mb(mallocHeap), other: mb(other) };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 const home = await mkdtemp(path.join(tmpdir(), 'tagsonic-bench-idle-'));

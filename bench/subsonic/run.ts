@@ -19,7 +19,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,6 +28,7 @@ import { buildApp } from '@tagsonic/gateway';
 import { gatewayDeps, openRuntime } from '@tagsonic/cli';
 import { generateLibrary, MANIFEST_FILE } from '@tagsonic/test/library';
 import { Scanner } from '@tagsonic/workers/scanner';
+import { freePort } from '../free-port.ts';
 
 const { values } = parseArgs({
   options: {
@@ -61,17 +61,6 @@ const API_ENDPOINTS = new Set([...LIST_ENDPOINTS, 'ping', 'getArtists', 'getAlbu
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 for (const tool of ['wrk', 'supysonic-cli', 'supysonic-server']) {
   if (tool !== 'wrk' && values['skip-supysonic']) continue;
