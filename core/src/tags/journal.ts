@@ -13,7 +13,7 @@
  * and recovery settles only the entries, and removes only the temp files, of processes that are gone:
  * a live process's in-flight writes look exactly like a crash's leftovers but are not.
  */
-import { mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Collection, Doc, Store } from '../store/index.ts';
@@ -21,7 +21,7 @@ import type { TagField, TagSnapshot } from './model.ts';
 import { sha256Hex } from './image-info.ts';
 import { inspectFile } from './read.ts';
 import { diffSnapshots } from './edit.ts';
-import { isTempFileName } from './temp-files.ts';
+import { cleanupTempFiles } from './temp-files.ts';
 import { TAG_ERRORS, conflict, internal, notFound, unavailable } from './errors.ts';
 import { isTagsonicError } from '../errors/index.ts';
 import { exists } from '../files/side-files.ts';
@@ -98,7 +98,6 @@ export interface RecoveryReport {
  * any write takes (the writer pool gives up on a step after 120 s).
  */
 const STRAY_TEMP_AGE_MS = 10 * 60_000;
-const TEMP_WRITE_ID = /\.tagsonic-([0-9a-f]{24})\.tmp$/s;
 
 export interface TagJournal {
   readonly blobDir: string;
@@ -363,30 +362,8 @@ class StoreTagJournal implements TagJournal {
  * Removes the temp files in `dir` of the writes in `settled`, and those of no write in `keep` (a
  * crash's before its entry existed) once older than `strayAgeMs`. Returns the removed paths.
  */
-async function removeTempFiles(dir: string, which: { settled: Set<string>; keep: Set<string>; strayAgeMs: number }): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
-  const removed: string[] = [];
-  for (const name of names) {
-    if (!isTempFileName(name)) continue;
-    const writeId = TEMP_WRITE_ID.exec(name)?.[1] ?? '';
-    if (which.keep.has(writeId)) continue;
-    const full = path.join(dir, name);
-    try {
-      if (!which.settled.has(writeId) && which.strayAgeMs > 0 && Date.now() - (await stat(full)).mtimeMs < which.strayAgeMs) continue;
-      await rm(full, { force: true });
-      removed.push(full);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-  }
-  return removed;
-}
+const removeTempFiles = (dir: string, which: { settled: Set<string>; keep: Set<string>; strayAgeMs: number }): Promise<string[]> =>
+  cleanupTempFiles(dir, { minAgeFor: (writeId) => (which.keep.has(writeId) ? null : which.settled.has(writeId) ? 0 : which.strayAgeMs) });
 
 async function snapshotOrNull(filePath: string): Promise<TagSnapshot | null> {
   try {

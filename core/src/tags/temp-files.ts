@@ -6,6 +6,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 const TEMP_PATTERN = /^\..*\.tagsonic-[0-9a-f]{24}\.tmp$/s;
+const TEMP_WRITE_ID = /\.tagsonic-([0-9a-f]{24})\.tmp$/s;
 /** Keeps `.<name>.tagsonic-<id>.tmp` within the 255-byte file-name limit of common file systems. */
 const MAX_NAME_BYTES = 180;
 
@@ -17,12 +18,19 @@ export function tempPathFor(target: string, writeId: string): string {
 
 export const isTempFileName = (name: string): boolean => TEMP_PATTERN.test(name);
 
+/** The write id a temp file's name carries (`.<name>.tagsonic-<id>.tmp`). */
+export const tempWriteId = (name: string): string => TEMP_WRITE_ID.exec(name)?.[1] ?? '';
+
 /**
  * Removes leftover temp files in `dir` (not recursive) and returns their paths. A temp file younger
  * than `olderThanMs` may belong to a write still in flight in another process: pass a margin when
- * cleaning a folder other writers may be using; the default (0) is for start-up recovery.
+ * cleaning a folder other writers may be using; the default (0) is for start-up recovery. `minAgeFor`
+ * decides per write id instead (the journal's recovery): the age a file must have, or null to keep it.
  */
-export async function cleanupTempFiles(dir: string, options: { olderThanMs?: number } = {}): Promise<string[]> {
+export async function cleanupTempFiles(
+  dir: string,
+  options: { olderThanMs?: number; minAgeFor?: (writeId: string) => number | null } = {},
+): Promise<string[]> {
   const olderThan = options.olderThanMs ?? 0;
   let names: string[];
   try {
@@ -35,9 +43,11 @@ export async function cleanupTempFiles(dir: string, options: { olderThanMs?: num
   const now = Date.now();
   for (const name of names) {
     if (!isTempFileName(name)) continue;
+    const minAge = options.minAgeFor ? options.minAgeFor(tempWriteId(name)) : olderThan;
+    if (minAge === null) continue;
     const full = path.join(dir, name);
     try {
-      if (olderThan > 0 && now - (await stat(full)).mtimeMs < olderThan) continue;
+      if (minAge > 0 && now - (await stat(full)).mtimeMs < minAge) continue;
       await rm(full, { force: true });
       removed.push(full);
     } catch (err) {
