@@ -136,6 +136,17 @@ function saveAll(base: string, token: string, files: string[], album = 'New Albu
   }).catch(() => null);
 }
 
+/** Signs in, follows the task events, then starts saving `files` (not awaited); `done` is how far the save got. */
+async function saveFollowed(base: string, files: string[]) {
+  const token = await login(base);
+  const events = followProgress(base, token);
+  await new Promise((r) => setTimeout(r, 200));
+  void saveAll(base, token, files);
+  const ours = () => events.progress.filter((p) => p.total === files.length);
+  const done = () => Math.max(0, ...ours().map((p) => p.done));
+  return { events, ours, done };
+}
+
 describe('a task interrupted by kill -9', () => {
   it('is settled at the next start: journal-committed items succeed, the rest resume or fail with a reason', async () => {
     const { home, files } = await library(FILES);
@@ -218,12 +229,7 @@ describe('a task interrupted by kill -9', () => {
       const doomed = await startTagsonic(home, 'worker', env);
       const survivor = await startTagsonic(home, 'worker', env);
       const gateway = await startTagsonic(home, 'gateway', env);
-      const token = await login(gateway.base);
-      const events = followProgress(gateway.base, token);
-      await new Promise((r) => setTimeout(r, 200));
-      void saveAll(gateway.base, token, files);
-      const ours = () => events.progress.filter((p) => p.total === MANY);
-      const done = () => Math.max(0, ...ours().map((p) => p.done));
+      const { events, ours, done } = await saveFollowed(gateway.base, files);
       await expect.poll(done, { timeout: 60_000, interval: 10 }).toBeGreaterThanOrEqual(20);
       await doomed.kill('SIGKILL');
       await expect.poll(done, { timeout: 60_000, interval: 10 }).toBeGreaterThanOrEqual(100);
@@ -266,12 +272,7 @@ describe('a worker started while another one writes (distributed mode)', () => {
       const env = { TAGSONIC_NATS_URL: nats.url };
       const first = await startTagsonic(home, 'worker', env);
       const gateway = await startTagsonic(home, 'gateway', env);
-      const token = await login(gateway.base);
-      const events = followProgress(gateway.base, token);
-      await new Promise((r) => setTimeout(r, 200));
-      void saveAll(gateway.base, token, files);
-      const ours = () => events.progress.filter((p) => p.total === MANY);
-      const done = () => Math.max(0, ...ours().map((p) => p.done));
+      const { events, ours, done } = await saveFollowed(gateway.base, files);
       await expect.poll(done, { timeout: 60_000, interval: 10 }).toBeGreaterThanOrEqual(20);
 
       // The second worker's start-up journal recovery runs while the first one has writes in flight.
