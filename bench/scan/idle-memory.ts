@@ -24,7 +24,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { MALLOC_ENV } from '@tagsonic/core/memory';
 import { generateLibrary, MANIFEST_FILE } from '@tagsonic/test/library';
-import { freePort } from '../free-port.ts';
+import { freePort } from '../../test/support/free-port.ts';
 
 const { values } = parseArgs({
   options: {

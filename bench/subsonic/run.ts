@@ -28,7 +28,7 @@ import { buildApp } from '@tagsonic/gateway';
 import { gatewayDeps, openRuntime } from '@tagsonic/cli';
 import { generateLibrary, MANIFEST_FILE } from '@tagsonic/test/library';
 import { Scanner } from '@tagsonic/workers/scanner';
-import { freePort } from '../free-port.ts';
+import { freePort } from '../../test/support/free-port.ts';
 
 const { values } = parseArgs({
   options: {

@@ -4,12 +4,12 @@
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { generateLibrary, type LibraryManifest } from '@tagsonic/test/library';
+import { freePort } from '../support/free-port.ts';
 
 const run = promisify(execFile);
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -28,16 +28,6 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** `node dashboard/build.ts`: the server serves whatever dashboard/dist holds when it starts. */
 export async function buildDashboard(): Promise<string> {

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { freePort } from './free-port.ts';
 
 export interface NatsServerHandle {
   url: string;
@@ -28,17 +28,6 @@ function findBinary(): string {
   throw new Error('nats-server is not installed (apt-get install nats-server) and TAGSONIC_NATS_SERVER_BIN is not set; the NATS tests cannot run without it.');
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function launch(binary: string, port: number, storeDir: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {

@@ -1,4 +1,4 @@
-/** A TCP port free on 127.0.0.1 right now, for a server a bench starts. */
+/** A TCP port free on 127.0.0.1 right now, for a server a test or bench starts. */
 import { createServer } from 'node:net';
 
 export async function freePort(): Promise<number> {
