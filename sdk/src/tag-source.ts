@@ -8,10 +8,12 @@ import type { Manifest } from './manifest.ts';
 
 /**
  * What the host knows about the track being tagged. `duration` (seconds) is there when the file is known,
- * and helps a source rank candidates; `limit` is how many candidates the host wants at most.
+ * and helps a source rank candidates; `limit` is how many candidates the host wants at most. `path` is the
+ * file's full path when the search is for a file: a source that listens to the audio (AcoustID) hands it to
+ * `caps.fingerprint.compute`, which confines it to the media roots.
  *
  * @example
- * const options: SearchOptions = { title: 'Yesterday', artist: 'The Beatles', album: 'Help!', duration: 125, limit: 15 };
+ * const options: SearchOptions = { title: 'Yesterday', artist: 'The Beatles', album: 'Help!', duration: 125, limit: 15, path: '/music/Beatles/13 Yesterday.flac' };
  */
 export interface SearchOptions {
   title: string;
@@ -19,6 +21,8 @@ export interface SearchOptions {
   album: string;
   duration?: number;
   limit: number;
+  /** The file's full path (inside the media roots), when the search is for a file. */
+  path?: string;
 }
 
 /**

@@ -11,3 +11,4 @@ export {
 export { resolveConfig, secretValues, type ConfigProblem } from './config.ts';
 export { createPluginLog, type PluginLog, type PluginLogEntry, type PluginLogLevel } from './log.ts';
 export { BUILTIN_PLUGINS_DIR, builtinPlugin, PLUGIN_BUILTIN_NOT_FOUND, PLUGIN_BUILTIN_UNAVAILABLE, type BuiltinPlugin } from './builtin.ts';
+export type { PluginHostServices, ScoredSong } from './host-services.ts';

@@ -12,6 +12,7 @@ import { createPluginHttp, sourceUrlOverride, type PluginFetchOptions, type Plug
 import type { PluginFetchRequest } from '../plugin-http/plugin-http.ts';
 import { resolveConfig, secretValues } from './config.ts';
 import { createPluginLog, type PluginLogEntry } from './log.ts';
+import type { PluginHostServices } from './host-services.ts';
 
 export const PLUGIN_MANIFEST_INVALID = 'TAGSONIC_ERR_PLUGIN_MANIFEST_INVALID';
 export const PLUGIN_CONFIG_INVALID = 'TAGSONIC_ERR_PLUGIN_CONFIG_INVALID';
@@ -49,6 +50,11 @@ export interface LoadPluginOptions {
   httpNetwork?: Pick<PluginHttpOptions, 'lookup' | 'isRefused' | 'clock'>;
   /** Entries kept in the plugin's log. Default 200. */
   logCapacity?: number;
+  /**
+   * The worker's services behind the capabilities that reach outside the sandbox (files, tags, ffmpeg,
+   * fingerprint, kv, progress, sources). Each capability still exists only when the manifest grants it.
+   */
+  host?: PluginHostServices;
 }
 
 export interface LoadedPlugin {

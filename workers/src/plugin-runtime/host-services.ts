@@ -1,0 +1,30 @@
+/**
+ * What the worker hands `loadPlugin` so the capabilities that reach outside the sandbox have something to
+ * reach: the media roots (files, tags, fingerprint and ffmpeg are confined to them), the tag journal (so a
+ * plugin's tag write is undoable like any other), the store (the plugin's own key-value space), and the
+ * callbacks of progress and of smart_tag's cross-source search. The manifest's grants decide which of them a
+ * plugin actually sees; passing a service grants nothing.
+ */
+import type { MediaRoots } from '@tagsonic/core/media';
+import type { Store } from '@tagsonic/core/store';
+import type { TagJournal } from '@tagsonic/core/tags';
+import type { SearchOptions, SearchResultSong } from '@tagsonic/sdk';
+
+/** A source's candidate with the host's scores (core/matching), as the editor's results table shows it. */
+export interface ScoredSong extends SearchResultSong {
+  title_score: number;
+  artist_score: number;
+  album_score: number;
+}
+
+export interface PluginHostServices {
+  /** files/tags/fingerprint/ffmpeg are confined to these. */
+  roots: MediaRoots;
+  /** tags.write goes through the journaled, undoable tag engine. */
+  journal: TagJournal;
+  /** Per-plugin kv (collection `plugin_kv`, keyed by plugin id). */
+  store: Store;
+  progress?: (p: { done: number; total: number; message?: string }) => void;
+  /** smart_tag: search another installed source, candidates scored by the host. */
+  searchSource?: (id: string, query: SearchOptions) => Promise<ScoredSong[]>;
+}
