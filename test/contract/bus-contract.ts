@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Bus, ConsumeOptions, DeadLetter, Delivery } from '@tagsonic/core/bus';
-import { isTagsonicError } from '@tagsonic/core/errors';
+import { isTagsonicError, TagsonicError } from '@tagsonic/core/errors';
 
 export interface BusUnderTest {
   bus: Bus;
@@ -503,6 +503,95 @@ export function busContract(name: string, make: () => Promise<BusUnderTest>): vo
       const err = await bus.send(cmd('write'), {}, { msgId: 'after' }).catch((e: unknown) => e);
       expect(isTagsonicError(err) && err.kind === 'unavailable').toBe(true);
       expect((await bus.health()).ok).toBe(false);
+    });
+
+    describe('request/reply', () => {
+      const rpc = (verb: string) => `tagsonic.rpc.${area}.${verb}`;
+      const serveOpts = { queue: 'workers', concurrency: 2 };
+
+      it('answers with the handler\'s JSON value', async () => {
+        const sub = await bus.serve<{ a: number; b: number; at: Date }>(rpc('add'), async ({ a, b, at }) => ({ sum: a + b, at }), serveOpts);
+        const at = new Date('2026-01-02T03:04:05.000Z');
+        expect(await bus.request(rpc('add'), { a: 2, b: 3, at })).toEqual({ sum: 5, at: at.toISOString() });
+        expect(await bus.request(rpc('add'), { a: 1, b: 1, at })).toEqual({ sum: 2, at: at.toISOString() });
+        await sub.close();
+      });
+
+      it('rethrows a handler\'s TagsonicError with its kind, code, message and details; other errors as internal', async () => {
+        const sub = await bus.serve<{ fail: string }>(
+          rpc('fail'),
+          async ({ fail }) => {
+            if (fail === 'tagsonic') throw new TagsonicError('not_found', 'TAGSONIC_ERR_PLUGIN_NOT_FOUND', 'No plugin "x".', { details: { pluginId: 'x', status: 404 } });
+            throw new Error('boom');
+          },
+          serveOpts,
+        );
+        const err = await bus.request(rpc('fail'), { fail: 'tagsonic' }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(TagsonicError);
+        expect(err).toMatchObject({ kind: 'not_found', code: 'TAGSONIC_ERR_PLUGIN_NOT_FOUND', message: 'No plugin "x".', details: { pluginId: 'x', status: 404 } });
+        const other = await bus.request(rpc('fail'), { fail: 'plain' }).catch((e: unknown) => e);
+        expect(other).toMatchObject({ kind: 'internal', code: 'TAGSONIC_ERR_BUS_HANDLER_FAILED', message: 'boom' });
+        await sub.close();
+      });
+
+      it('reports no responder, and a timeout when the responder is too slow', async () => {
+        const none = await bus.request(rpc('nobody'), {}).catch((e: unknown) => e);
+        expect(none).toMatchObject({ kind: 'unavailable', code: 'TAGSONIC_ERR_BUS_NO_RESPONDER' });
+        const sub = await bus.serve(rpc('slow'), () => sleep(600).then(() => 'late'), serveOpts);
+        const t0 = Date.now();
+        const slow = await bus.request(rpc('slow'), {}, { timeoutMs: 200 }).catch((e: unknown) => e);
+        expect(slow).toMatchObject({ kind: 'unavailable', code: 'TAGSONIC_ERR_BUS_TIMEOUT' });
+        expect(Date.now() - t0).toBeLessThan(550);
+        await sub.close();
+      });
+
+      it('shares requests between the responders of one queue group, each within its concurrency', async () => {
+        const served = { a: 0, b: 0 };
+        let running = 0;
+        let maxRunning = 0;
+        const handler = (who: 'a' | 'b') => async (n: number) => {
+          served[who]++;
+          running++;
+          maxRunning = Math.max(maxRunning, running);
+          await sleep(20);
+          running--;
+          return n * 2;
+        };
+        const a = await bus.serve(rpc('double'), handler('a'), { queue: 'workers', concurrency: 1 });
+        const b = await bus.serve(rpc('double'), handler('b'), { queue: 'workers', concurrency: 1 });
+        const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => bus.request<number>(rpc('double'), i)));
+        expect(replies).toEqual(Array.from({ length: 20 }, (_, i) => i * 2));
+        expect(served.a + served.b).toBe(20);
+        expect(served.a).toBeGreaterThan(0);
+        expect(served.b).toBeGreaterThan(0);
+        expect(maxRunning).toBeLessThanOrEqual(2);
+        await a.close();
+        await b.close();
+      });
+
+      it('stops answering once the subscription is closed, after finishing what it had started', async () => {
+        const started = gate();
+        const sub = await bus.serve(
+          rpc('once'),
+          async () => {
+            started.open();
+            await sleep(200);
+            return 'done';
+          },
+          serveOpts,
+        );
+        const pending = bus.request(rpc('once'), {});
+        await started.wait;
+        await sub.close();
+        expect(await pending).toBe('done');
+        const after = await bus.request(rpc('once'), {}, { timeoutMs: 500 }).catch((e: unknown) => e);
+        expect(isTagsonicError(after) && ['TAGSONIC_ERR_BUS_NO_RESPONDER', 'TAGSONIC_ERR_BUS_TIMEOUT'].includes(after.code)).toBe(true);
+      });
+
+      it('refuses subjects outside tagsonic.rpc. and bad serve options', async () => {
+        await expect(bus.request('tagsonic.cmd.x.y', {})).rejects.toMatchObject({ code: 'TAGSONIC_ERR_BUS_SUBJECT_INVALID' });
+        await expect(bus.serve(rpc('bad'), async () => null, { queue: 'w', concurrency: 0 })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_BUS_OPTIONS_INVALID' });
+      });
     });
   });
 }

@@ -14,10 +14,14 @@ import type {
   CommandHandler,
   ConsumeOptions,
   EventHandler,
+  RequestHandler,
+  RequestOptions,
   SendOptions,
+  ServeOptions,
   SendResult,
   Subscription,
 } from './port.ts';
+import { answer, assertServeOptions, assertTimeout, DEFAULT_REQUEST_TIMEOUT_MS, Limiter, noResponder, requestTimeout, RPC_PREFIX, settle } from './rpc.ts';
 import { assertPattern, assertSubject, COMMAND_PREFIX, EVENT_PREFIX, patternsOverlap, subjectMatches } from './subjects.ts';
 
 export interface MemoryBusOptions {
@@ -76,6 +80,12 @@ class Fifo<T> {
   }
 }
 
+interface Responder {
+  readonly handler: RequestHandler<unknown>;
+  readonly limiter: Limiter;
+  closed: boolean;
+}
+
 interface Durable {
   readonly name: string;
   readonly pattern: string;
@@ -93,7 +103,8 @@ interface Durable {
  * The in-process bus for embedded mode, with the same semantics as the JetStream driver: one work queue
  * where each message belongs to the durable whose filter matches it (filters may not overlap), explicit
  * ack / nak(delay) / working / term, redelivery after the ack wait, max-deliver dead letters, msgId dedupe,
- * bounded concurrency per consume call; plus publish/subscribe for events.
+ * bounded concurrency per consume call; plus publish/subscribe for events and request/reply through the same
+ * JSON codec (responders of a subject take requests in turn).
  */
 export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   const dedupeWindowMs = options.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS;
@@ -107,6 +118,8 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   const live = new Set<StoredMessage>();
   const subscribers = new Set<{ pattern: string; handler: EventHandler<unknown> }>();
   const pendingEvents = new Set<NodeJS.Immediate>();
+  // Per subject, in the order they started serving; requests go round the list (a queue group shares the work).
+  const responders = new Map<string, { list: Responder[]; next: number }>();
 
   const ensureOpen = () => {
     if (closed) throw unavailable('TAGSONIC_ERR_BUS_CLOSED', 'The bus is closed.');
@@ -380,6 +393,53 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       };
     },
 
+    async request<T = unknown>(subject: string, payload: unknown, requestOptions: RequestOptions = {}): Promise<T> {
+      ensureOpen();
+      assertSubject(subject, RPC_PREFIX);
+      const timeoutMs = requestOptions.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+      assertTimeout(timeoutMs);
+      const json = encodePayload(payload);
+      const entry = responders.get(subject);
+      if (!entry || entry.list.length === 0) throw noResponder(subject);
+      const responder = entry.list[entry.next % entry.list.length];
+      entry.next = (entry.next + 1) % entry.list.length;
+      return new Promise<T>((resolve, reject) => {
+        const timer = setTimeout(() => reject(requestTimeout(subject, timeoutMs)), timeoutMs);
+        // Never inside request(): the handler runs later, as it would across the network.
+        setImmediate(() => {
+          void responder.limiter
+            .run(() => answer(responder.handler, json))
+            .then((reply) => {
+              clearTimeout(timer);
+              try {
+                resolve(settle<T>(reply, subject));
+              } catch (error) {
+                reject(error);
+              }
+            });
+        });
+      });
+    },
+
+    async serve<T = unknown>(subject: string, handler: RequestHandler<T>, serveOptions: ServeOptions): Promise<Subscription> {
+      ensureOpen();
+      assertSubject(subject, RPC_PREFIX);
+      assertServeOptions(serveOptions);
+      const responder: Responder = { handler: handler as RequestHandler<unknown>, limiter: new Limiter(serveOptions.concurrency), closed: false };
+      const entry = responders.get(subject) ?? { list: [], next: 0 };
+      responders.set(subject, entry);
+      entry.list.push(responder);
+      return {
+        close: async () => {
+          if (responder.closed) return;
+          responder.closed = true;
+          const index = entry.list.indexOf(responder);
+          if (index >= 0) entry.list.splice(index, 1);
+          await responder.limiter.drained();
+        },
+      };
+    },
+
     async health(): Promise<BusHealth> {
       if (closed) return { ok: false, driver: 'memory', detail: 'closed' };
       return { ok: true, driver: 'memory', detail: `in-process; ${live.size} command(s) held` };
@@ -389,13 +449,15 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       if (closed) return;
       closed = true;
       subscribers.clear();
+      const answering = [...responders.values()].flatMap((entry) => entry.list.map((r) => r.limiter.drained()));
+      responders.clear();
       for (const immediate of pendingEvents) clearImmediate(immediate);
       pendingEvents.clear();
       const draining: Promise<void>[] = [];
       for (const durable of durables.values()) {
         for (const puller of [...durable.pullers]) draining.push(closePuller(durable, puller));
       }
-      await Promise.all(draining);
+      await Promise.all([...draining, ...answering]);
       for (const message of live) if (message.timer) clearTimeout(message.timer);
     },
   };

@@ -13,11 +13,25 @@ import {
   type JsMsg,
   type StreamConfig,
 } from '@nats-io/jetstream';
-import { connect, type NatsConnection, type Subscription as NatsSubscription } from '@nats-io/transport-node';
+import { connect, RequestError, TimeoutError, type NatsConnection, type Subscription as NatsSubscription } from '@nats-io/transport-node';
 import { conflict, invalid, isTagsonicError, TagsonicError, unavailable } from '../errors/index.ts';
 import { decodePayload, encodePayload, errorMessage } from './codec.ts';
 import { assertConsumeOptions, reportDeadLetter, reportToStderr, runCommand, type BusErrorReporter, type DeliveryControl } from './handler.ts';
-import type { Bus, BusHealth, CommandHandler, ConsumeOptions, DeadLetter, EventHandler, SendOptions, SendResult, Subscription } from './port.ts';
+import type {
+  Bus,
+  BusHealth,
+  CommandHandler,
+  ConsumeOptions,
+  DeadLetter,
+  EventHandler,
+  RequestHandler,
+  RequestOptions,
+  SendOptions,
+  SendResult,
+  ServeOptions,
+  Subscription,
+} from './port.ts';
+import { answer, assertServeOptions, assertTimeout, DEFAULT_REQUEST_TIMEOUT_MS, Limiter, noResponder, requestTimeout, RPC_PREFIX, settle } from './rpc.ts';
 import { assertPattern, assertSubject, COMMAND_PREFIX, EVENT_PREFIX } from './subjects.ts';
 
 export interface NatsBusOptions {
@@ -74,7 +88,7 @@ interface ConsumerState {
 
 /**
  * The distributed bus: commands on a JetStream WorkQueue stream consumed by durable pull consumers, events
- * on core NATS subjects. Semantics match the in-process driver (see the bus contract suite).
+ * and request/reply on core NATS subjects. Semantics match the in-process driver (see the bus contract suite).
  */
 export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
   const streamName = options.streamName ?? DEFAULT_STREAM;
@@ -514,6 +528,54 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
       return {
         close: async () => {
           if (!nc.isClosed() && !sub.isClosed()) sub.unsubscribe();
+        },
+      };
+    },
+
+    async request<T = unknown>(subject: string, payload: unknown, requestOptions: RequestOptions = {}): Promise<T> {
+      ensureOpen();
+      assertSubject(subject, RPC_PREFIX);
+      const timeoutMs = requestOptions.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+      assertTimeout(timeoutMs);
+      const data = encodePayload(payload);
+      let reply: string;
+      try {
+        // Core NATS request: the server tells at once when no subscription exists (no-responders status).
+        reply = (await nc.request(subject, data, { timeout: timeoutMs })).string();
+      } catch (error) {
+        if (error instanceof RequestError && error.isNoResponders()) throw noResponder(subject);
+        if (error instanceof TimeoutError || (error instanceof RequestError && error.cause instanceof TimeoutError)) {
+          throw requestTimeout(subject, timeoutMs);
+        }
+        throw unavailable('TAGSONIC_ERR_BUS_UNAVAILABLE', `Could not ask ${subject} on NATS at ${where}: ${errorMessage(error)}`, error);
+      }
+      return settle<T>(reply, subject);
+    },
+
+    async serve<T = unknown>(subject: string, handler: RequestHandler<T>, serveOptions: ServeOptions): Promise<Subscription> {
+      ensureOpen();
+      assertSubject(subject, RPC_PREFIX);
+      assertServeOptions(serveOptions);
+      const limiter = new Limiter(serveOptions.concurrency);
+      // A queue group: NATS hands each request to one member; the limiter keeps this member's load bounded.
+      const sub = nc.subscribe(subject, {
+        queue: serveOptions.queue,
+        callback: (error, msg) => {
+          if (error) return onError(error, `serving ${subject}`);
+          void limiter
+            .run(() => answer(handler as RequestHandler<unknown>, msg.string()))
+            .then((reply) => {
+              if (!nc.isClosed()) msg.respond(reply);
+            })
+            .catch((e: unknown) => onError(e, `answering ${subject}`));
+        },
+      });
+      // The server must know the subscription before anyone relies on it answering.
+      await nc.flush();
+      return {
+        close: async () => {
+          if (!nc.isClosed() && !sub.isClosed()) sub.unsubscribe();
+          await limiter.drained();
         },
       };
     },

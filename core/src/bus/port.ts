@@ -1,8 +1,9 @@
 /**
- * The bus port: commands travel on an at-least-once work queue, events on publish/subscribe.
+ * The bus port: commands travel on an at-least-once work queue, events on publish/subscribe, and
+ * request/reply (at most once, answered by one responder) serves calls that someone waits for.
  *
  * Subjects are general → specific and carry no ids: commands `tagsonic.cmd.<area>.<verb>`,
- * events `tagsonic.evt.<entity>.<past-tense>`. Ids live in payloads.
+ * events `tagsonic.evt.<entity>.<past-tense>`, request/reply `tagsonic.rpc.<area>.<verb>`. Ids live in payloads.
  * Two drivers implement it with the same semantics: in-process (embedded mode) and NATS JetStream.
  */
 
@@ -76,6 +77,25 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+/** Options of one request: how long the caller waits for the reply. */
+export interface RequestOptions {
+  /** Default 30 s: long enough for a plugin call under its own watchdog, short enough to free a waiting HTTP request. */
+  timeoutMs?: number;
+}
+
+export interface ServeOptions {
+  /** Responders sharing a queue name share the requests: each request is answered by one of them. */
+  queue: string;
+  /** At most this many requests handled at once by this responder; further ones wait their turn in this process. */
+  concurrency: number;
+}
+
+/**
+ * Answers one request. The resolved value (JSON) is the reply; a thrown `TagsonicError` reaches the caller
+ * as a `TagsonicError` with the same kind, code, message and details.
+ */
+export type RequestHandler<T = unknown> = (payload: T) => Promise<unknown>;
+
 export interface BusHealth {
   ok: boolean;
   driver: BusDriverName;
@@ -92,6 +112,13 @@ export interface Bus {
   publish(subject: string, payload: unknown): Promise<void>;
   /** Receives events matching a pattern (`*` one token, `>` the rest). */
   subscribe<T = unknown>(pattern: string, handler: EventHandler<T>): Subscription;
+  /**
+   * Asks one responder (subject under `tagsonic.rpc.`) and resolves with its reply. Nobody serving the subject →
+   * `TAGSONIC_ERR_BUS_NO_RESPONDER`; no reply in time → `TAGSONIC_ERR_BUS_TIMEOUT` (both kind `unavailable`).
+   */
+  request<T = unknown>(subject: string, payload: unknown, options?: RequestOptions): Promise<T>;
+  /** Answers requests on `subject` (exact, under `tagsonic.rpc.`) until the subscription is closed. */
+  serve<T = unknown>(subject: string, handler: RequestHandler<T>, options: ServeOptions): Promise<Subscription>;
   health(): Promise<BusHealth>;
   close(): Promise<void>;
 }
