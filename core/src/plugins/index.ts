@@ -1,1 +1,4 @@
 export * from './types.ts';
+export * from './config.ts';
+export * from './registry.ts';
+export { compareVersions } from './semver.ts';
