@@ -8,7 +8,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { loadPlugin, type LoadedPlugin, type PluginSettings } from '@tagsonic/workers/plugin-runtime';
+import { loadPlugin, type LoadedPlugin, type LoadPluginOptions, type PluginSettings } from '@tagsonic/workers/plugin-runtime';
 import { builtinPlugin } from '../../workers/src/plugin-runtime/builtin.ts';
 
 /** One request the fake received. */
@@ -16,6 +16,10 @@ export interface SeenRequest {
   path: string;
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
+  /** `GET`, `POST`, … */
+  method: string;
+  /** The request body as UTF-8 text (`''` without one): a form or JSON a source POSTs. */
+  body: string;
 }
 
 /** The fake's answer: status, content type, and a body (a string is sent as is, anything else as JSON). */
@@ -26,11 +30,21 @@ export interface SourceFake {
   readonly seen: SeenRequest[];
   /** The fake's base URL (what the plugin's `baseUrl` becomes). */
   baseUrl(): string;
-  /** Builds and loads the built-in plugin against the fake; closed after each test. */
-  load(settings?: PluginSettings): Promise<LoadedPlugin>;
+  /**
+   * Builds and loads the built-in plugin against the fake; closed after each test. `options` are passed on to
+   * loadPlugin (e.g. `httpLimits: { timeoutMs }` for a source's timeout test).
+   */
+  load(settings?: PluginSettings, options?: Pick<LoadPluginOptions, 'httpLimits' | 'sandbox' | 'host'>): Promise<LoadedPlugin>;
 }
 
-export function sourceFake(id: string, answer: (path: string, query: URLSearchParams) => FakeAnswer): SourceFake {
+/**
+ * `answer` gets the path and query, and the whole request (method, headers, body) for a source whose answer
+ * depends on them (a token endpoint checking its Basic credentials); it may return a promise (a slow answer).
+ */
+export function sourceFake(
+  id: string,
+  answer: (path: string, query: URLSearchParams, request: SeenRequest) => FakeAnswer | Promise<FakeAnswer>,
+): SourceFake {
   let server: Server;
   let port = 0;
   const seen: SeenRequest[] = [];
@@ -40,9 +54,15 @@ export function sourceFake(id: string, answer: (path: string, query: URLSearchPa
   beforeAll(async () => {
     server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      seen.push({ path: url.pathname, query: url.searchParams, headers: req.headers });
-      const [status, type, body] = answer(url.pathname, url.searchParams);
-      res.writeHead(status, { 'content-type': type }).end(typeof body === 'string' ? body : JSON.stringify(body));
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const request: SeenRequest = { path: url.pathname, query: url.searchParams, headers: req.headers, method: req.method ?? 'GET', body: Buffer.concat(chunks).toString('utf8') };
+        seen.push(request);
+        void Promise.resolve(answer(url.pathname, url.searchParams, request)).then(([status, type, body]) => {
+          if (!res.destroyed) res.writeHead(status, { 'content-type': type }).end(typeof body === 'string' ? body : JSON.stringify(body));
+        });
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -57,10 +77,10 @@ export function sourceFake(id: string, answer: (path: string, query: URLSearchPa
   return {
     seen,
     baseUrl,
-    load: async (settings) => {
+    load: async (settings, options) => {
       const { manifest, code } = await builtinPlugin(id);
       const env = { [`TAGSONIC_SOURCE_URL_${id.toUpperCase().replace(/-/g, '_')}`]: baseUrl() };
-      const plugin = loadPlugin({ manifest, code, settings, env });
+      const plugin = loadPlugin({ ...options, manifest, code, settings, env });
       loaded.push(plugin);
       return plugin;
     },
