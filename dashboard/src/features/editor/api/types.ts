@@ -49,3 +49,39 @@ export interface SaveReport {
   status: string;
   items: { path: string | null; status: string; error: string | null; write_id: string | null; renamed_from: string | null; lyrics_file: string | null; cover_file: string | null }[];
 }
+
+/**
+ * A candidate from an online source, scored against the file by the server (fetch_id3_by_title).
+ * Scores: 2 exact, 1 contained, 0 no match, −2 the file's artist disagrees (core/matching).
+ */
+export interface ScoredSong {
+  id: string;
+  name: string;
+  artist: string;
+  album: string;
+  /** Full-resolution cover URL on the source's host, '' when it has none. */
+  album_img: string;
+  year: string | number | null;
+  tracknumber: string | number | null;
+  totaltracks: string | number | null;
+  discnumber: string | number | null;
+  totaldiscs: string | number | null;
+  duration: number | null;
+  resource: string;
+  title_score: number;
+  artist_score: number;
+  album_score: number;
+}
+
+/** An installed, enabled tag source (get_sources), for the 刮削配置 select. */
+export interface SourceInfo {
+  id: string;
+  name: string;
+  enabled: boolean;
+}
+
+/** Composer and lyricist found in a lyric's header lines (extract_lyric); '' when absent. */
+export interface LyricCredits {
+  composer: string;
+  lyricist: string;
+}

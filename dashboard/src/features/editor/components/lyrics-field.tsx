@@ -11,7 +11,7 @@ export function LyricsField() {
   const lyrics = useEditor((s) => s.values.lyrics ?? '');
   const lyricsFile = useEditor((s) => s.info?.lyrics_file ?? false);
   const options = useEditor((s) => s.options);
-  const { setValue, setOption, setTranslationOpen } = useEditor.getState();
+  const { setValue, setOption, setPanel } = useEditor.getState();
 
   return (
     <div className="ts-lyrics-field">
@@ -34,7 +34,7 @@ export function LyricsField() {
           text={t('歌词翻译')}
           onClick={() => {
             if (lyrics.trim() === '') notifyWarning(t('歌词不能为空！'), undefined, 2000);
-            else setTranslationOpen(true);
+            else setPanel('translation');
           }}
         />
       </div>

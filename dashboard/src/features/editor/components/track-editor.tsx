@@ -8,6 +8,7 @@ import { albumArtistChoices } from '../lib/artist-split.ts';
 import { validYear } from '../lib/build-update.ts';
 import { FIELD_LABELS, type EditorField } from '../lib/fields.ts';
 import { isDirty, useEditor } from '../stores/editor-store.ts';
+import { useScrape } from '../stores/scrape-store.ts';
 import { useTagSettings } from '../stores/tag-settings-store.ts';
 import { CoverField } from './cover-field.tsx';
 import { LyricsField } from './lyrics-field.tsx';
@@ -27,8 +28,9 @@ const NUMERIC = new Set(['year', 'tracknumber', 'totaltracks', 'discnumber', 'to
 
 /**
  * 元数据详情: every Music info field of one track, shown and ordered per 刮削配置; cover, lyrics, the
- * read-only technical fields and a play preview. Save writes through update_id3; Undo takes the last
- * save back (POST /apimt/undo/).
+ * read-only technical fields and a play preview. The search button looks the title up with the 刮削配置
+ * source (results in the resource area). Save writes through update_id3; Undo takes the last save back
+ * (POST /apimt/undo/).
  */
 export function TrackEditor({ filePath, name, onSaved, onClose }: TrackEditorProps) {
   const t = useT();
@@ -36,6 +38,7 @@ export function TrackEditor({ filePath, name, onSaved, onClose }: TrackEditorPro
   const showFields = useTagSettings((s) => s.showFields);
   const resource = useTagSettings((s) => s.resource);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const searching = useScrape((s) => s.status === 'loading');
 
   useEffect(() => {
     if (filePath) void useEditor.getState().load(filePath);
@@ -124,6 +127,16 @@ export function TrackEditor({ filePath, name, onSaved, onClose }: TrackEditorPro
         <Tag minimal title={t('标签来源')}>
           {resource}
         </Tag>
+        <Button
+          variant="minimal"
+          icon="search"
+          aria-label={t('在线搜索')}
+          title={t('按标题在线搜索')}
+          disabled={!info}
+          loading={searching}
+          onClick={() => void useScrape.getState().lookup(resource)}
+          data-testid="lookup-button"
+        />
         <Button variant="minimal" icon="cog" aria-label={t('刮削配置')} title={t('刮削配置')} onClick={() => setSettingsOpen(true)} />
         {onClose ? <Button className="ts-editor-close" variant="minimal" icon="cross" aria-label={t('关闭')} onClick={onClose} /> : null}
       </div>

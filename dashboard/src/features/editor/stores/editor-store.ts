@@ -1,7 +1,7 @@
 /**
  * The single-track editor: the file's Music info as loaded, the form being edited, cover and side-file
- * options, and the newest write that Undo can take back. Also the lyric-translation text, which the
- * resource area (or a drawer on phones) shows next to the editor.
+ * options, and the newest write that Undo can take back. Also what the resource area (or a drawer on
+ * phones) shows next to the editor: the online-source results or the lyric translation (§2: one at a time).
  */
 import { create } from 'zustand';
 import { immer } from 'zustand/middleware/immer';
@@ -14,6 +14,8 @@ import { undoWrite } from '../api/undo-write.ts';
 import { updateId3 } from '../api/update-id3.ts';
 import { buildUpdate, type EditorOptions, type Values } from '../lib/build-update.ts';
 import { TEXT_FIELDS } from '../lib/fields.ts';
+
+export type EditorPanel = 'results' | 'translation';
 
 const NO_OPTIONS: EditorOptions = { is_save_lyrics_file: false, is_import_lyrics_file: false, is_save_album_cover: false, is_import_album_cover: false };
 
@@ -29,7 +31,8 @@ interface EditorState {
   saving: boolean;
   /** The write Undo takes back: the last save here, or the newest one the server knows for the file. */
   undoId: string | null;
-  translationOpen: boolean;
+  /** The editor's panel in the resource area, or null for the area's own content. */
+  panel: EditorPanel | null;
   translation: string;
 
   load: (filePath: string) => Promise<void>;
@@ -38,7 +41,7 @@ interface EditorState {
   setOption: (option: keyof EditorOptions, on: boolean) => void;
   save: () => Promise<{ renamedTo?: string } | null>;
   undo: (force?: boolean) => Promise<boolean>;
-  setTranslationOpen: (open: boolean) => void;
+  setPanel: (panel: EditorPanel | null) => void;
   setTranslation: (text: string) => void;
   reset: () => void;
 }
@@ -62,7 +65,7 @@ export const useEditor = create<EditorState>()(
     loading: false,
     saving: false,
     undoId: null,
-    translationOpen: false,
+    panel: null,
     translation: '',
 
     async load(filePath) {
@@ -76,6 +79,8 @@ export const useEditor = create<EditorState>()(
         if (!sameFile) {
           s.info = null;
           s.undoId = null;
+          // Candidates were looked up for the previous file.
+          if (s.panel === 'results') s.panel = null;
         }
       });
       try {
@@ -161,8 +166,8 @@ export const useEditor = create<EditorState>()(
       }
     },
 
-    setTranslationOpen(open) {
-      set((s) => void (s.translationOpen = open));
+    setPanel(panel) {
+      set((s) => void (s.panel = panel));
     },
 
     setTranslation(text) {
@@ -174,7 +179,7 @@ export const useEditor = create<EditorState>()(
       set((s) => {
         s.filePath = null;
         s.info = null;
-        s.translationOpen = false;
+        s.panel = null;
       });
     },
   })),

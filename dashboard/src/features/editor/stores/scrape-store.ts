@@ -1,0 +1,168 @@
+/**
+ * Online lookup for the single-track editor (§2): the candidates of the last lookup by title with the
+ * chosen source, and the actions that copy a candidate's cells, row, cover and lyric into the editor.
+ */
+import { create } from 'zustand';
+import { isApiError } from '../../../lib/api-client.ts';
+import { SECONDS } from '../../../lib/constants.ts';
+import { translate } from '../../../lib/i18n.ts';
+import { notifyError, notifySuccess, notifyWarning } from '../../../lib/notify.ts';
+import { extractLyric } from '../api/extract-lyric.ts';
+import { fetchId3ByTitle, type LookupQuery } from '../api/fetch-id3-by-title.ts';
+import { fetchLyric } from '../api/fetch-lyric.ts';
+import type { ScoredSong } from '../api/types.ts';
+import { uploadImage } from '../api/upload-image.ts';
+import { remoteCoverFile } from '../lib/remote-cover.ts';
+import { cellValues, rowValues, type CopyCell } from '../lib/scrape-copy.ts';
+import { useEditor } from './editor-store.ts';
+
+interface ScrapeState {
+  query: LookupQuery | null;
+  status: 'idle' | 'loading' | 'done' | 'error';
+  results: ScoredSong[];
+  /** The failure in the interface language (catalogue text by code, else the server's words). */
+  error: string | null;
+  /** Candidate ids whose lyric or cover is being fetched. */
+  busy: Record<string, boolean>;
+  /** The lyric shown for a candidate (lyrics button), once fetched. */
+  lyric: { song: ScoredSong; text: string } | null;
+
+  lookup: (resource: string) => Promise<void>;
+  copyCell: (song: ScoredSong, cell: CopyCell) => void;
+  copyRow: (song: ScoredSong) => Promise<void>;
+  copyCover: (song: ScoredSong) => Promise<boolean>;
+  showLyric: (song: ScoredSong) => Promise<void>;
+  copyLyric: (song: ScoredSong, text?: string) => Promise<void>;
+  closeLyric: () => void;
+  reset: () => void;
+}
+
+let running: AbortController | null = null;
+
+const setValues = (values: Record<string, string>) => {
+  const { setValue } = useEditor.getState();
+  for (const [field, value] of Object.entries(values)) setValue(field, value);
+};
+
+export const useScrape = create<ScrapeState>()((set, get) => {
+  const busy = (id: string, on: boolean) => set((s) => ({ busy: { ...s.busy, [id]: on } }));
+
+  /** The lyric of a candidate; '未找到歌词！' for 2 s and null when the source has none. */
+  async function lyricOf(song: ScoredSong): Promise<string | null> {
+    busy(song.id, true);
+    try {
+      const text = await fetchLyric(song.id, song.resource);
+      if (text.trim() === '') {
+        notifyWarning(translate('未找到歌词！'), undefined, SECONDS.two);
+        return null;
+      }
+      return text;
+    } catch {
+      return null; // 获取歌词失败！ has been shown.
+    } finally {
+      busy(song.id, false);
+    }
+  }
+
+  return {
+    query: null,
+    status: 'idle',
+    results: [],
+    error: null,
+    busy: {},
+    lyric: null,
+
+    async lookup(resource) {
+      const { filePath, values } = useEditor.getState();
+      const title = (values.title ?? '').trim();
+      if (title === '') {
+        notifyWarning(translate('标题不能为空！'), undefined, SECONDS.two);
+        return;
+      }
+      const query: LookupQuery = { title, resource };
+      const artist = (values.artist ?? '').trim();
+      const album = (values.album ?? '').trim();
+      if (artist) query.artist = artist;
+      if (album) query.album = album;
+      if (filePath) query.full_path = filePath;
+      running?.abort();
+      const controller = new AbortController();
+      running = controller;
+      set({ query, status: 'loading', error: null, results: [], lyric: null });
+      useEditor.getState().setPanel('results');
+      try {
+        const results = await fetchId3ByTitle(query, controller.signal);
+        if (!controller.signal.aborted) set({ status: 'done', results });
+      } catch (e) {
+        if (controller.signal.aborted) return;
+        set({ status: 'error', error: isApiError(e) || e instanceof Error ? e.message : String(e) });
+      }
+    },
+
+    copyCell(song, cell) {
+      setValues(cellValues(song, cell));
+    },
+
+    async copyRow(song) {
+      setValues(rowValues(song));
+      if (song.album_img) await get().copyCover(song);
+      else notifySuccess(translate('已复制到编辑器'), translate('保存后写入文件'), SECONDS.two);
+    },
+
+    async copyCover(song) {
+      if (!song.album_img) return false;
+      busy(song.id, true);
+      try {
+        const uploaded = await uploadImage(await remoteCoverFile(song.album_img));
+        useEditor.getState().setCover(uploaded);
+        notifySuccess(translate('已复制到编辑器'), translate('新封面（保存后写入）'), SECONDS.two);
+        return true;
+      } catch (e) {
+        // upload_image failures announce themselves; a cover the browser cannot read is said here.
+        if (!isApiError(e)) notifyError(translate('封面复制失败！'), e instanceof Error ? e.message : String(e), SECONDS.five);
+        return false;
+      } finally {
+        busy(song.id, false);
+      }
+    },
+
+    async showLyric(song) {
+      const text = await lyricOf(song);
+      if (text !== null) set({ lyric: { song, text } });
+    },
+
+    async copyLyric(song, known) {
+      const text = known ?? (await lyricOf(song));
+      if (text === null) return;
+      setValues({ lyrics: text });
+      busy(song.id, true);
+      try {
+        const credits = await extractLyric(text);
+        const fill: Record<string, string> = {};
+        if (credits.composer) fill.composer = credits.composer;
+        if (credits.lyricist) fill.lyricist = credits.lyricist;
+        setValues(fill);
+      } catch {
+        // The lyric is copied; the credits failure has been shown.
+      } finally {
+        busy(song.id, false);
+      }
+      set({ lyric: null });
+      notifySuccess(translate('已复制到歌词'), translate('保存后写入文件'), SECONDS.two);
+    },
+
+    closeLyric() {
+      set({ lyric: null });
+    },
+
+    reset() {
+      running?.abort();
+      set({ query: null, status: 'idle', results: [], error: null, busy: {}, lyric: null });
+    },
+  };
+});
+
+// Candidates belong to the file they were looked up for: another file starts with none.
+useEditor.subscribe((s, prev) => {
+  if (s.filePath !== prev.filePath) useScrape.getState().reset();
+});
