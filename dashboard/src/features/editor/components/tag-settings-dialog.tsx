@@ -2,18 +2,34 @@ import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Checkbox, FormGroup, HTMLSelect } from '../../../components/ui/form.tsx';
 import { Dialog, DialogBody, DialogFooter } from '../../../components/ui/overlay.tsx';
-import { SCRAPE_SOURCES } from '../../../lib/constants.ts';
 import { useT } from '../../../lib/i18n.ts';
+import { getSources } from '../api/get-sources.ts';
+import type { SourceInfo } from '../api/types.ts';
+import { sourceOptions } from '../lib/source-options.ts';
 import { ALL_FIELDS, FIELD_LABELS, type EditorField } from '../lib/fields.ts';
 import { useTagSettings } from '../stores/tag-settings-store.ts';
 
-/** 刮削配置: the tag source (single) and which fields the editor shows, in which order; confirm or cancel (§2). */
+/**
+ * 刮削配置: the tag source (single) and which fields the editor shows, in which order; confirm or cancel
+ * (§2). The sources are the installed, enabled ones (get_sources), asked at each opening; the built-in
+ * list stands in only until they arrive (or if the server cannot say).
+ */
 export function TagSettingsDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
   const t = useT();
   const { resource, showFields, save } = useTagSettings();
   const [source, setSource] = useState(resource);
   const [order, setOrder] = useState<EditorField[]>([]);
   const [shown, setShown] = useState<Set<EditorField>>(new Set());
+  const [sources, setSources] = useState<SourceInfo[] | null>(null);
+
+  useEffect(() => {
+    if (!isOpen) return;
+    const controller = new AbortController();
+    getSources(controller.signal)
+      .then((list) => setSources(list.filter((s) => s.enabled)))
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [isOpen]);
 
   // Each opening starts from what is saved; cancel discards.
   useEffect(() => {
@@ -35,7 +51,7 @@ export function TagSettingsDialog({ isOpen, onClose }: { isOpen: boolean; onClos
     <Dialog isOpen={isOpen} onClose={onClose} title={t('刮削配置')} icon="settings">
       <DialogBody>
         <FormGroup label={t('标签来源')} labelFor="ts-resource">
-          <HTMLSelect id="ts-resource" value={source} onChange={(e) => setSource(e.currentTarget.value)} options={[...SCRAPE_SOURCES]} fill />
+          <HTMLSelect id="ts-resource" value={source} onChange={(e) => setSource(e.currentTarget.value)} options={sourceOptions(sources, source, t('未启用'))} fill />
         </FormGroup>
         <FormGroup label={t('显示的字段与顺序')}>
           <ol className="ts-field-order">
