@@ -10,6 +10,7 @@ import type { DirectoryLister, FileStates } from '@tagsonic/core/files';
 import type { Records } from '@tagsonic/core/records';
 import type { Library } from '@tagsonic/core/library';
 import type { Playlists } from '@tagsonic/core/playlists';
+import type { PluginRegistry } from '@tagsonic/core/plugins';
 import type { MediaOptions, MediaServices } from './subsonic/media-services.ts';
 
 /** Everything the gateway needs, built by the composition root (cli) for either mode. */
@@ -27,6 +28,8 @@ export interface GatewayDeps {
   library?: Library;
   /** Playlists (Subsonic and dashboard); built on the store and library when not given. */
   playlists?: Playlists;
+  /** Installed plugins (the /mod screen, the scrape routes); built on the store when not given. */
+  plugins?: PluginRegistry;
   /** Transcoding and cover-cache limits (tests lower them). */
   media?: MediaOptions;
   /** The tag journal (undo); built on the data dir like the runtime's when not given. */
@@ -42,6 +45,7 @@ export interface Ctx extends GatewayDeps {
   journal: TagJournal;
   library: Library;
   playlists: Playlists;
+  plugins: PluginRegistry;
   /** Transcoder, cover cache and transcoding settings of this process. */
   mediaServices: MediaServices;
   subsonic: SubsonicCredentials;

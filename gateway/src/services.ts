@@ -7,6 +7,7 @@ import { DirectoryLister, FileStates } from '@tagsonic/core/files';
 import { Records } from '@tagsonic/core/records';
 import { openLibrary } from '@tagsonic/core/library';
 import { Playlists } from '@tagsonic/core/playlists';
+import { StorePluginRegistry } from '@tagsonic/core/plugins';
 import { buildMediaServices } from './subsonic/media-services.ts';
 import type { Ctx, GatewayDeps } from './deps.ts';
 
@@ -27,10 +28,13 @@ export async function buildContext(deps: GatewayDeps): Promise<Ctx> {
   const library = deps.library ?? (await openLibrary({ store: deps.store, tasks: deps.tasks, roots: deps.roots.roots }));
   const playlists = deps.playlists ?? new Playlists({ store: deps.store, library, roots: deps.roots });
   await playlists.init();
+  const plugins = deps.plugins ?? new StorePluginRegistry(deps.store);
+  await plugins.init();
   return {
     ...deps,
     library,
     playlists,
+    plugins,
     mediaServices: buildMediaServices({ store: deps.store, dataDir: deps.config.dataDir, options: deps.media }),
     journal: deps.journal ?? createTagJournal({ store: deps.store, blobDir: path.join(deps.config.dataDir, 'journal-blobs') }),
     subsonic,
