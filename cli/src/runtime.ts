@@ -7,6 +7,7 @@ import { Users } from '@tagsonic/core/users';
 import { Tasks } from '@tagsonic/core/tasks';
 import { createTagJournal, type TagJournal } from '@tagsonic/core/tags';
 import { openLibrary, type Library } from '@tagsonic/core/library';
+import { StorePluginRegistry, type PluginRegistry } from '@tagsonic/core/plugins';
 import type { GatewayDeps } from '@tagsonic/gateway';
 import { buildId } from './build-id.ts';
 
@@ -22,6 +23,8 @@ export interface Runtime {
   tasks: Tasks;
   journal: TagJournal;
   library: Library;
+  /** Installed plugins (built-in and uploaded): the gateway manages them, workers' plugin pools load them. */
+  plugins: PluginRegistry;
   buildId: string;
   close(): Promise<void>;
 }
@@ -42,6 +45,8 @@ export async function openRuntime(config: Config = loadConfig()): Promise<Runtim
   await users.init();
   await tasks.init();
   const library = await openLibrary({ store, tasks, roots: roots.roots });
+  const plugins = new StorePluginRegistry(store);
+  await plugins.init();
   return {
     config,
     secrets,
@@ -53,6 +58,7 @@ export async function openRuntime(config: Config = loadConfig()): Promise<Runtim
     tasks,
     journal,
     library,
+    plugins,
     buildId: buildId(),
     async close() {
       await bus.close();

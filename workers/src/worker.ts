@@ -4,9 +4,12 @@ import type { SettleReport, Tasks } from '@tagsonic/core/tasks';
 import { NOT_RESUMABLE, SUBJECTS } from '@tagsonic/core/tasks';
 import { createTagWriterPool, type TagJournal } from '@tagsonic/core/tags';
 import { SCAN_TASK_KIND } from '@tagsonic/core/library';
+import type { PluginRegistry } from '@tagsonic/core/plugins';
+import type { Store } from '@tagsonic/core/store';
 import { tagsWriteHandler, tagsWriteSettler } from './commands/tags-write.ts';
 import { libraryScanHandler } from './commands/scan.ts';
 import type { Scanner } from './scanner/scanner.ts';
+import { PluginPool, servePluginInvocations } from './plugin-pool/index.ts';
 
 export interface WorkerDeps {
   bus: Bus;
@@ -17,6 +20,8 @@ export interface WorkerDeps {
   concurrency: number;
   /** Present: this worker runs library scans. */
   scanner?: Scanner;
+  /** Present: this worker runs plugins for the gateway (`tagsonic.rpc.plugins.invoke`) from this registry. */
+  plugins?: { registry: PluginRegistry; store: Store };
   /** How often tasks whose owners died are looked for after the start-up settle (default: the lease ttl). */
   settleEveryMs?: number;
 }
@@ -80,11 +85,17 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       }),
     );
   }
+  let pool: PluginPool | undefined;
+  if (deps.plugins) {
+    pool = new PluginPool({ registry: deps.plugins.registry, store: deps.plugins.store, bus: deps.bus, roots: deps.roots, journal: deps.journal });
+    subs.push(await servePluginInvocations(deps.bus, pool, Math.max(deps.concurrency, 4)));
+  }
   return {
     settled,
     async close() {
       clearInterval(sweep);
       await Promise.all(subs.map((s) => s.close()));
+      await pool?.close();
       await writers.close();
     },
   };

@@ -54,7 +54,15 @@ export async function start(options: StartOptions): Promise<void> {
       log.info(`journal recovery: ${recovered.committed.length} committed, ${recovered.failed.length} failed, ${recovered.reopened.length} reopened`);
     }
     const scanner = new LoggingScanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus }, log);
-    const worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: config.workerConcurrency, scanner });
+    const worker = await startWorker({
+      bus: rt.bus,
+      tasks: rt.tasks,
+      roots: rt.roots,
+      journal: rt.journal,
+      concurrency: config.workerConcurrency,
+      scanner,
+      plugins: { registry: rt.plugins, store: rt.store },
+    });
     closers.push(() => worker.close());
     notice.info(`worker consuming commands (${rt.bus.driver} bus, concurrency ${config.workerConcurrency})`);
     // The background watcher: cheap when nothing changed (a walk, no file read, no task).

@@ -100,3 +100,19 @@ export class Limiter {
     return new Promise((resolve) => this.idle.push(resolve));
   }
 }
+
+/** The request/reply subjects; like commands, the payload carries the ids. */
+export const RPC_SUBJECTS = {
+  /** A plugin export run by a worker's plugin pool: payload {@link PluginInvokeRequest}, reply the export's JSON result. */
+  pluginsInvoke: 'tagsonic.rpc.plugins.invoke',
+} as const;
+
+/**
+ * One call of a plugin export. For a tag source's `search` the reply is the candidates with the host's
+ * `title_score` / `artist_score` / `album_score` added (the pool scores, so every caller sees the same).
+ */
+export interface PluginInvokeRequest {
+  pluginId: string;
+  export: string;
+  options?: unknown;
+}

@@ -206,6 +206,14 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_RADIO_BAD_NAME: { zh: '电台名称最多 200 个字符，且不能包含控制字符', en: 'A station name is at most 200 characters, without control characters.' },
   TAGSONIC_ERR_RADIO_NO_STREAM_URL: { zh: '请填写电台的流地址', en: 'A radio station needs a stream URL.' },
   TAGSONIC_ERR_RADIO_BAD_URL: { zh: '地址必须以 http:// 或 https:// 开头（最多 2048 个字符）', en: 'The address must be an http:// or https:// address (at most 2048 characters).' },
+  // Scraping through the workers' plugin pool (request/reply on the bus)
+  TAGSONIC_ERR_BUS_NO_RESPONDER: { zh: '没有正在运行的后台 worker，无法处理该请求', en: 'No worker is running to handle this request.' },
+  TAGSONIC_ERR_BUS_TIMEOUT: { zh: '后台处理超时，请稍后再试', en: 'The worker did not answer in time; try again shortly.' },
+  TAGSONIC_ERR_SCRAPE_TITLE_REQUIRED: { zh: '标题不能为空！', en: 'The title cannot be empty.' },
+  TAGSONIC_ERR_PLUGIN_NOT_A_SOURCE: { zh: '该插件不是标签数据源', en: 'This plugin is not a tag source.' },
+  TAGSONIC_ERR_PLUGIN_SOURCE_LOOP: { zh: '数据源不能搜索它自己', en: 'A source cannot search itself.' },
+  TAGSONIC_ERR_PLUGIN_RESULT_INVALID: { zh: '插件返回的结果格式不正确，请更新该插件', en: "The plugin's answer is not in the expected form; update the plugin." },
+  TAGSONIC_ERR_PLUGIN_INVOKE_INVALID: { zh: '插件调用缺少插件 ID 或函数名', en: 'A plugin call needs a plugin id and a function name.' },
 };
 
 /**

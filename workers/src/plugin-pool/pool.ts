@@ -1,0 +1,228 @@
+/**
+ * One worker process's plugins: the active version of each enabled plugin, loaded into its sandbox on first
+ * use and kept while the registry says the same thing about it (version code and settings). The registry is
+ * asked on every call, so a plugin disabled or rolled back on another node is never run from a stale cache;
+ * PLUGIN_CHANGED_EVENT only frees a dropped sandbox sooner. Health counters are sent to the registry as deltas
+ * every few seconds, at once when the sandbox auto-disables the plugin (so every worker stops calling it), and
+ * on close.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { Bus, Subscription } from '@tagsonic/core/bus';
+import { isTagsonicError, TagsonicError } from '@tagsonic/core/errors';
+import type { MediaRoots } from '@tagsonic/core/media';
+import { PLUGIN_CHANGED_EVENT, PLUGIN_NOT_FOUND, type PluginChanged, type PluginHealthDelta, type PluginRecord, type PluginRegistry } from '@tagsonic/core/plugins';
+import type { Store } from '@tagsonic/core/store';
+import type { TagJournal } from '@tagsonic/core/tags';
+import type { SearchOptions } from '@tagsonic/sdk';
+import { PLUGIN_ERROR_CODES, type JsonValue, type PluginStats } from '../plugin-host/index.ts';
+import { loadPlugin, type LoadedPlugin, type LoadPluginOptions, type ScoredSong } from '../plugin-runtime/index.ts';
+import { scoreSongs, searchQuery } from './search.ts';
+
+const PLUGIN_DISABLED = PLUGIN_ERROR_CODES.disabled;
+export const PLUGIN_SOURCE_LOOP = 'TAGSONIC_ERR_PLUGIN_SOURCE_LOOP';
+export const PLUGIN_NOT_A_SOURCE = 'TAGSONIC_ERR_PLUGIN_NOT_A_SOURCE';
+
+const DEFAULT_FLUSH_EVERY_MS = 5_000;
+
+export interface PluginPoolOptions {
+  registry: PluginRegistry;
+  /** PLUGIN_CHANGED_EVENT arrives here. */
+  bus: Bus;
+  roots: MediaRoots;
+  journal: TagJournal;
+  store: Store;
+  /** Where `TAGSONIC_SOURCE_URL_<ID>` is read. Default process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** How often health deltas go to the registry. Default 5 s. */
+  flushEveryMs?: number;
+  /** Sandbox limits and http network policy passed to every loadPlugin (tests shorten them). */
+  load?: Pick<LoadPluginOptions, 'sandbox' | 'httpLimits' | 'httpNetwork'>;
+  /** Failures with no caller to throw to (a failed health flush). Default: stderr. */
+  onError?: (error: unknown, context: string) => void;
+}
+
+interface Entry {
+  readonly id: string;
+  /** What the plugin was loaded from: the active version's sha256 and the settings. */
+  readonly sha256: string;
+  readonly settings: PluginRecord['settings'];
+  readonly plugin: LoadedPlugin;
+  /** The sandbox's counters at the last flush. */
+  flushed: PluginStats | null;
+  inflight: number;
+  dropped: boolean;
+}
+
+export class PluginPool {
+  readonly #options: PluginPoolOptions;
+  readonly #entries = new Map<string, Promise<Entry>>();
+  /** Dropped entries still running a call: closed (and flushed) once it ends. */
+  readonly #retiring = new Set<Entry>();
+  readonly #timer: NodeJS.Timeout;
+  #changes: Subscription | undefined;
+  #closed = false;
+
+  constructor(options: PluginPoolOptions) {
+    this.#options = options;
+    this.#changes = options.bus.subscribe<PluginChanged>(PLUGIN_CHANGED_EVENT, (_subject, payload) => {
+      if (typeof payload?.id === 'string') void this.#drop(payload.id);
+    });
+    this.#timer = setInterval(() => void this.flush(), options.flushEveryMs ?? DEFAULT_FLUSH_EVERY_MS);
+    this.#timer.unref();
+  }
+
+  /** Runs one export of an enabled plugin. `search` goes through {@link searchSongs} (scored candidates). */
+  async invoke(pluginId: string, exportName: string, options?: unknown): Promise<JsonValue> {
+    if (exportName === 'search') return (await this.searchSongs(pluginId, options as Partial<SearchOptions>)) as unknown as JsonValue;
+    return this.#call(pluginId, exportName, options);
+  }
+
+  /**
+   * A tag source's candidates for the query, each with title/artist/album scores against the query (the file's
+   * tags as the editor shows them). With `path`, the file's duration is read for the source when not given.
+   */
+  async searchSongs(resource: string, query: Partial<SearchOptions>): Promise<ScoredSong[]> {
+    const options = await searchQuery(query, this.#options.roots);
+    const result = await this.#call(resource, 'search', options, 'tag-source');
+    return scoreSongs(resource, options, result);
+  }
+
+  /** Sends every plugin's health since the previous flush to the registry. */
+  async flush(): Promise<void> {
+    const entries: Entry[] = [...this.#retiring];
+    for (const pending of this.#entries.values()) {
+      const entry = await pending.catch(() => undefined);
+      if (entry) entries.push(entry);
+    }
+    await Promise.all(entries.map((entry) => this.#flushEntry(entry)));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#timer);
+    await this.#changes?.close();
+    this.#changes = undefined;
+    await this.flush();
+    for (const id of [...this.#entries.keys()]) await this.#drop(id);
+  }
+
+  async #call(pluginId: string, exportName: string, options: unknown, kind?: 'tag-source'): Promise<JsonValue> {
+    if (this.#closed) throw new TagsonicError('unavailable', PLUGIN_ERROR_CODES.closed, 'The worker is shutting down.');
+    const entry = await this.#entry(pluginId, kind);
+    entry.inflight++;
+    try {
+      return await entry.plugin.invoke(exportName, options);
+    } finally {
+      entry.inflight--;
+      const stats = entry.plugin.sandbox.stats();
+      // A source that just crossed its failure limit must stop being asked everywhere, not only here.
+      if (stats.disabledReason === 'auto' && entry.flushed?.disabledReason !== 'auto') void this.#flushEntry(entry);
+      if (entry.dropped && entry.inflight === 0) void this.#retire(entry);
+    }
+  }
+
+  /** The loaded plugin for what the registry says now, (re)loading it when that changed. */
+  async #entry(id: string, kind?: 'tag-source'): Promise<Entry> {
+    const record = typeof id === 'string' && id !== '' ? await this.#options.registry.get(id) : null;
+    if (!record) throw new TagsonicError('not_found', PLUGIN_NOT_FOUND, `No plugin "${String(id)}" is installed.`, { details: { pluginId: id } });
+    if (!record.enabled) {
+      const why = record.disabledReason === 'auto' ? 'after repeated failures' : 'by an administrator';
+      throw new TagsonicError('conflict', PLUGIN_DISABLED, `The plugin ${record.id} is disabled (${why}).`, {
+        details: { pluginId: record.id, reason: record.disabledReason },
+      });
+    }
+    if (kind && record.kind !== kind) {
+      throw new TagsonicError('invalid', PLUGIN_NOT_A_SOURCE, `The plugin ${record.id} is not a tag source.`, { details: { pluginId: record.id } });
+    }
+    const sha256 = record.versions.find((v) => v.version === record.activeVersion)?.sha256 ?? '';
+    const cached = this.#entries.get(id);
+    if (cached) {
+      const entry = await cached.catch(() => undefined);
+      if (entry && !entry.dropped && entry.sha256 === sha256 && isDeepStrictEqual(entry.settings, record.settings)) return entry;
+      await this.#drop(id, cached);
+    }
+    const loading = this.#load(id);
+    this.#entries.set(id, loading);
+    // A failed load is not kept: the next call tries again (a fixed upload, a corrected setting).
+    loading.catch(() => {
+      if (this.#entries.get(id) === loading) this.#entries.delete(id);
+    });
+    return loading;
+  }
+
+  async #load(id: string): Promise<Entry> {
+    const active = await this.#options.registry.active(id);
+    if (!active) throw new TagsonicError('conflict', PLUGIN_DISABLED, `The plugin ${id} is disabled.`, { details: { pluginId: id } });
+    const { record } = active;
+    const { roots, journal, store } = this.#options;
+    const plugin = loadPlugin({
+      ...this.#options.load,
+      manifest: active.manifest,
+      code: active.code,
+      env: this.#options.env ?? process.env,
+      settings: { baseUrl: record.settings.baseUrl, config: record.settings.config },
+      host: {
+        roots,
+        journal,
+        store,
+        // smart_tag asks the other sources through the same pool: same registry checks, same scores.
+        searchSource: async (source, query) => {
+          if (source === id) throw new TagsonicError('invalid', PLUGIN_SOURCE_LOOP, `${id} cannot search itself.`);
+          return this.searchSongs(source, query);
+        },
+      },
+    });
+    const sha256 = record.versions.find((v) => v.version === record.activeVersion)?.sha256 ?? '';
+    return { id, sha256, settings: record.settings, plugin, flushed: null, inflight: 0, dropped: false };
+  }
+
+  async #drop(id: string, which?: Promise<Entry>): Promise<void> {
+    const pending = this.#entries.get(id);
+    if (!pending || (which && pending !== which)) return;
+    this.#entries.delete(id);
+    const entry = await pending.catch(() => undefined);
+    if (!entry || entry.dropped) return;
+    entry.dropped = true;
+    if (entry.inflight === 0) await this.#retire(entry);
+    else this.#retiring.add(entry);
+  }
+
+  async #retire(entry: Entry): Promise<void> {
+    this.#retiring.delete(entry);
+    await this.#flushEntry(entry);
+    entry.plugin.close();
+  }
+
+  async #flushEntry(entry: Entry): Promise<void> {
+    const now = entry.plugin.sandbox.stats();
+    const delta = healthDelta(entry.flushed, now);
+    if (!delta) return;
+    entry.flushed = now;
+    try {
+      await this.#options.registry.recordHealth(entry.id, delta);
+    } catch (error) {
+      (this.#options.onError ?? report)(error, `recording the health of ${entry.id}`);
+    }
+  }
+}
+
+/** What changed between two snapshots of one sandbox's counters; null when nothing did. */
+export function healthDelta(before: PluginStats | null, now: PluginStats): PluginHealthDelta | null {
+  const calls = now.calls - (before?.calls ?? 0);
+  const failures = now.failures - (before?.failures ?? 0);
+  const autoDisabled = now.disabledReason === 'auto' && before?.disabledReason !== 'auto';
+  if (calls === 0 && !autoDisabled) return null;
+  return {
+    calls,
+    failures,
+    p50Ms: now.p50Ms === null ? null : Math.round(now.p50Ms * 100) / 100,
+    lastSuccessAt: now.lastSuccessAt !== before?.lastSuccessAt ? now.lastSuccessAt : null,
+    lastError: now.lastError && now.lastError.at !== before?.lastError?.at ? now.lastError : null,
+    autoDisabled,
+  };
+}
+
+function report(error: unknown, context: string): void {
+  console.error(`[tagsonic plugins] ${context}: ${isTagsonicError(error) || error instanceof Error ? error.message : String(error)}`);
+}
