@@ -79,6 +79,7 @@ export function gatewayDeps(rt: Runtime, overrides: Partial<GatewayDeps> = {}): 
     tasks: rt.tasks,
     journal: rt.journal,
     library: rt.library,
+    plugins: rt.plugins,
     buildId: rt.buildId,
     ...overrides,
   };

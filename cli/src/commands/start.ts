@@ -9,6 +9,7 @@ import { gatewayDeps, openRuntime } from '../runtime.ts';
 import { createConsole, logFormat } from '../console.ts';
 import { LoggingScanner } from '../scan-log.ts';
 import { commandLine } from '../command-line.ts';
+import { syncBuiltinPlugins } from '../builtin-plugins.ts';
 
 export interface StartOptions {
   /** Run the HTTP gateway in this process. */
@@ -45,6 +46,8 @@ export async function start(options: StartOptions): Promise<void> {
     notice.info(`"admin" has no Subsonic password yet, so Subsonic clients cannot sign in; set one with ${commandLine('subsonic-password admin')} (or in the admin backend)`);
   }
   if (rt.secretsCreated) notice.info(`generated secrets in ${config.dataDir}/secrets.json`);
+  // Before serving: the /mod screen and the workers' pools find the shipped plugins from the first request.
+  await syncBuiltinPlugins(rt.plugins, log);
 
   const closers: Array<() => Promise<void>> = [];
   if (options.worker) {
