@@ -172,7 +172,7 @@ describe('plugin contract: a TypeScript tag source bundled with esbuild, run thr
     const plugin = load();
     const seen = (await plugin.invoke('probe', {})) as Record<string, unknown>;
     expect(seen).toMatchObject({
-      granted: ['config', 'http', 'log'],
+      granted: ['config', 'http', 'log', 'match', 'progress', 'text'],
       name: 'PluginError',
       code: 'TAGSONIC_ERR_PLUGIN_HTTP_HOST_NOT_GRANTED',
       message: 'Plugin tinysongs has no permission to reach lyrics.elsewhere.test.',
@@ -202,7 +202,7 @@ describe('plugin contract: a TypeScript tag source bundled with esbuild, run thr
     const plugin = load({ manifest: { ...MANIFEST, permissions: noHttp } });
     expect(plugin.baseUrl).toBeNull();
     const seen = (await plugin.invoke('probe', {})) as Record<string, unknown>;
-    expect(seen).toMatchObject({ granted: ['config', 'log'], name: 'TypeError' });
+    expect(seen).toMatchObject({ granted: ['config', 'log', 'match', 'progress', 'text'], name: 'TypeError' });
   });
 
   it('refuses a manifest with an unknown key, and settings that do not fit the config form, with the validator\'s errors', () => {

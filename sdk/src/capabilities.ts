@@ -5,6 +5,7 @@
  * {@link PluginError} with a code. Values cross the sandbox boundary as copies: JSON values and `Uint8Array`.
  */
 import type { Manifest } from './manifest.ts';
+import type { SearchOptions, SearchResultSong } from './songs.ts';
 
 /**
  * A value that can cross the sandbox boundary and be stored in {@link KvCapability}.
@@ -142,7 +143,7 @@ export interface TrackTags {
  * const { title, duration } = await caps.tags.read({ path: 'Beatles/Help!/13 Yesterday.flac' });
  */
 export interface TrackInfo extends TrackTags {
-  /** Media-root path, as given. */
+  /** The file's full path, as the host resolved it. */
   path: string;
   /** Seconds. */
   duration: number;
@@ -151,7 +152,9 @@ export interface TrackInfo extends TrackTags {
 }
 
 /**
- * Tags of audio files inside the media roots (`path` is relative to them). `write` needs the `write` grant
+ * Tags of audio files inside the media roots (`path` is a full path inside them, or relative to the media
+ * folder). `write` needs the `write` grant, goes through the host's journaled tag engine (undoable like an edit
+ * in the editor, verified before it replaces the file)
  * and changes only the fields given; a field set to `null` is removed.
  *
  * @example
@@ -173,7 +176,7 @@ export interface TagsCapability {
  */
 export interface FileEntry {
   name: string;
-  /** Media-root path. */
+  /** Full path (inside the media roots). */
   path: string;
   type: 'file' | 'directory';
   /** Bytes; 0 for directories. */
@@ -183,7 +186,8 @@ export interface FileEntry {
 }
 
 /**
- * Files inside the media roots; every path is relative to them and may not leave them (`..`, absolute
+ * Files inside the media roots; every path is a full path inside them (or relative to the media folder)
+ * and may not leave them (`..`, absolute
  * paths and symlinks pointing outside throw `TAGSONIC_ERR_PLUGIN_DENIED`). `move`, `copy` and `delete` need
  * the `write` grant; `move` and `copy` throw `TAGSONIC_ERR_PLUGIN_CONFLICT` when the target exists unless
  * `overwrite` is set, and `delete` may move the file to the host's trash rather than unlink it.
@@ -261,13 +265,15 @@ export interface FingerprintCapability {
 // ---------------------------------------------------------------- always granted
 
 /**
- * Chinese script conversion with OpenCC: `s2t` simplified → traditional, `t2s` traditional → simplified.
+ * Chinese script conversion with OpenCC (phrases included): `s2t` simplified → traditional, `t2s`
+ * traditional → simplified, `s2tw`/`tw2s` with Taiwan's standard, `s2hk`/`hk2s` with Hong Kong's.
+ * Up to 1 MiB of text per call (`TAGSONIC_ERR_PLUGIN_LIMIT`).
  *
  * @example
  * const simplified = await caps.text.convert({ text: '張學友', direction: 't2s' }); // '张学友'
  */
 export interface TextCapability {
-  convert(options: { text: string; direction: 's2t' | 't2s' }): Promise<string>;
+  convert(options: { text: string; direction: 's2t' | 't2s' | 's2tw' | 'tw2s' | 's2hk' | 'hk2s' }): Promise<string>;
 }
 
 /**
@@ -306,6 +312,53 @@ export interface KvCapability {
   get(options: { key: string }): Promise<JsonValue | null>;
   set(options: { key: string; value: JsonValue }): Promise<void>;
   delete(options: { key: string }): Promise<void>;
+  /** The plugin's keys starting with `prefix` (all when absent), sorted. */
+  list(options?: { prefix?: string }): Promise<string[]>;
+}
+
+// ---------------------------------------------------------------- sources and matching
+
+/**
+ * A candidate with the host's scores (the spec's title_score, artist_score, album_score: 2 exact, 1
+ * contained, 0 no match, −2 another artist).
+ *
+ * @example
+ * const song: ScoredSong = { ...candidate, title_score: 2, artist_score: 2, album_score: 1 };
+ */
+export interface ScoredSong extends SearchResultSong {
+  title_score: number;
+  artist_score: number;
+  album_score: number;
+}
+
+/**
+ * Searches another installed, enabled tag source through the host (needs the `sources` grant naming that
+ * id). The host runs the source in its own sandbox with its own grants and scores its candidates; each
+ * keeps its source's `resource`. Throws `TAGSONIC_ERR_PLUGIN_DENIED` for an id the manifest does not list,
+ * and the source's own error (its code and message) when it fails.
+ *
+ * @example
+ * const songs = await caps.sources.search({ id: 'itunes', query: { title, artist, album, limit: 10 } });
+ */
+export interface SourcesCapability {
+  search(options: { id: string; query: SearchOptions }): Promise<ScoredSong[]>;
+}
+
+/**
+ * The host's matcher (no grant needed): scores candidates against what the file says and orders them best
+ * first, as auto-matching does. `mode` is 宽松 `simple`, 标准 `normal` (default) or 严格 `hard`; `accepted` says
+ * whether the mode takes the candidate.
+ *
+ * @example
+ * const best = await caps.match.rank({ query: { title, artist, album, duration }, candidates: songs, mode: 'normal', limit: 15 });
+ */
+export interface MatchCapability {
+  rank<C extends SearchResultSong>(options: {
+    query: { title: string; artist?: string | null; album?: string | null; duration?: number | null };
+    candidates: C[];
+    mode?: 'simple' | 'normal' | 'hard';
+    limit?: number;
+  }): Promise<Array<C & { title_score: number; artist_score: number; album_score: number; accepted: boolean }>>;
 }
 
 // ---------------------------------------------------------------- the whole set
@@ -326,7 +379,9 @@ export interface Capabilities {
   files?: FilesCapability;
   ffmpeg?: FfmpegCapability;
   fingerprint?: FingerprintCapability;
+  sources?: SourcesCapability;
   config: ConfigCapability;
+  match: MatchCapability;
   text: TextCapability;
   log: LogCapability;
   progress: ProgressCapability;
@@ -341,7 +396,8 @@ export interface Capabilities {
  * const manifest = defineManifest({ ..., permissions: { http: { hosts: [{ host: 'lrclib.net', reason: 'Lyrics' }] } } });
  * type Caps = CapabilitiesFor<typeof manifest>; // caps.http is HttpCapability, caps.files is absent
  */
-export type CapabilitiesFor<M extends Manifest> = Pick<Capabilities, 'config' | 'text' | 'log' | 'progress' | 'kv'> &
+export type CapabilitiesFor<M extends Manifest> = Pick<Capabilities, 'config' | 'text' | 'log' | 'progress' | 'kv' | 'match'> &
+  (M['permissions'] extends { sources: object } ? { sources: SourcesCapability } : unknown) &
   (M['permissions'] extends { http: object } ? { http: HttpCapability } : unknown) &
   (M['permissions'] extends { ffmpeg: object } ? { ffmpeg: FfmpegCapability } : unknown) &
   (M['permissions'] extends { fingerprint: object } ? { fingerprint: FingerprintCapability } : unknown) &

@@ -95,6 +95,11 @@ export interface Permissions {
   fingerprint?: { reason: string };
   /** Tags of audio files inside the media roots; `write` includes read. */
   tags?: { access: 'read' | 'write'; reason: string };
+  /**
+   * Searching other installed tag sources through the host (`caps.sources.search`), by plugin id;
+   * a source not listed, or not installed and enabled, cannot be searched. For aggregators such as smart_tag.
+   */
+  sources?: { ids: string[]; reason: string };
 }
 
 /**

@@ -36,6 +36,7 @@ const full = () => ({
     ffmpeg: { reason: 'Reads durations' },
     fingerprint: { reason: 'Identifies untagged files' },
     tags: { access: 'read', reason: 'Reads title and artist to search' },
+    sources: { ids: ['netease', 'itunes'], reason: 'Merges the candidates of several sources' },
   },
 });
 
@@ -84,6 +85,7 @@ describe('validateManifest: unknown keys are rejected at every level', () => {
     ['permissions.ffmpeg', (m: any) => m.permissions.ffmpeg],
     ['permissions.fingerprint', (m: any) => m.permissions.fingerprint],
     ['permissions.tags', (m: any) => m.permissions.tags],
+    ['permissions.sources', (m: any) => m.permissions.sources],
   ])('at %s', (at, pick) => {
     const errors = errorsAfter((m) => { pick(m).permision = true; });
     expect(errors).toEqual([{ path: at ? `${at}.permision` : 'permision', message: expect.stringMatching(/^unknown key "permision"; allowed here: /) }]);
@@ -219,5 +221,20 @@ describe('manifest.schema.json', () => {
       if (node.type === 'object') expect(node.additionalProperties, `${path} must not allow unknown keys`).not.toBe(true);
       if (node.type === 'object' && node.additionalProperties === undefined) throw new Error(`${path} leaves additionalProperties open`);
     });
+  });
+});
+
+describe('validateManifest: the sources grant (smart_tag)', () => {
+  it('accepts plugin ids with a reason', () => {
+    const result = validateManifest(full());
+    expect(result.ok && result.manifest.permissions.sources).toEqual({ ids: ['netease', 'itunes'], reason: 'Merges the candidates of several sources' });
+  });
+
+  it('rejects ids that are not plugin ids, an empty list, a missing reason, a repeated id and the plugin itself', () => {
+    expect(errorsAfter((m) => { m.permissions.sources.ids = ['Net Ease']; })).toEqual([{ path: 'permissions.sources.ids[0]', message: expect.stringContaining('a plugin id') }]);
+    expect(errorsAfter((m) => { m.permissions.sources.ids = []; }).map((e) => e.path)).toEqual(['permissions.sources.ids']);
+    expect(errorsAfter((m) => { delete (m.permissions.sources as any).reason; }).map((e) => e.path)).toEqual(['permissions.sources.reason']);
+    expect(errorsAfter((m) => { m.permissions.sources.ids = ['itunes', 'itunes']; })).toEqual([{ path: 'permissions.sources.ids[1]', message: '"itunes" is listed twice' }]);
+    expect(errorsAfter((m) => { m.permissions.sources.ids = [m.id]; })).toEqual([{ path: 'permissions.sources.ids[0]', message: expect.stringContaining('the plugin itself') }]);
   });
 });

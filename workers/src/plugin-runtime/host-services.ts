@@ -8,14 +8,10 @@
 import type { MediaRoots } from '@tagsonic/core/media';
 import type { Store } from '@tagsonic/core/store';
 import type { TagJournal } from '@tagsonic/core/tags';
-import type { SearchOptions, SearchResultSong } from '@tagsonic/sdk';
+import type { ScoredSong, SearchOptions } from '@tagsonic/sdk';
 
 /** A source's candidate with the host's scores (core/matching), as the editor's results table shows it. */
-export interface ScoredSong extends SearchResultSong {
-  title_score: number;
-  artist_score: number;
-  album_score: number;
-}
+export type { ScoredSong };
 
 export interface PluginHostServices {
   /** files/tags/fingerprint/ffmpeg are confined to these. */

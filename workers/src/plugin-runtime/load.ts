@@ -13,6 +13,7 @@ import type { PluginFetchRequest } from '../plugin-http/plugin-http.ts';
 import { resolveConfig, secretValues } from './config.ts';
 import { createPluginLog, type PluginLogEntry } from './log.ts';
 import type { PluginHostServices } from './host-services.ts';
+import { hostCapabilities } from './capabilities/index.ts';
 
 export const PLUGIN_MANIFEST_INVALID = 'TAGSONIC_ERR_PLUGIN_MANIFEST_INVALID';
 export const PLUGIN_CONFIG_INVALID = 'TAGSONIC_ERR_PLUGIN_CONFIG_INVALID';
@@ -92,6 +93,7 @@ export function loadPlugin(options: LoadPluginOptions): LoadedPlugin {
   const log = createPluginLog({ capacity: options.logCapacity, secrets: secretValues(manifest.config, config.values) });
 
   const capabilities: Capabilities = {
+    ...hostCapabilities(manifest, options.host),
     config: { get: () => ({ ...config.values }) },
     log: log.capability(),
   };

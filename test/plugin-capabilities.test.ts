@@ -1,0 +1,242 @@
+/**
+ * The host capabilities a plugin gets from its grants (files, tags, ffmpeg, fingerprint, text, kv, progress,
+ * match, sources), through the real loadPlugin and sandbox, on real files, the real tag engine and journal,
+ * the real embedded store, ffmpeg and fpcalc. The plugin below is a tiny generic one: `call` runs
+ * `caps.<path>(...args)` and returns its result or the error's code and message, `shape` describes `caps`.
+ * Security cases: `..`, absolute paths outside, symlinks out of the roots, ungranted capabilities, a read
+ * grant asked to write.
+ */
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MediaRoots } from '@tagsonic/core/media';
+import { openEmbeddedStore, type Store } from '@tagsonic/core/store';
+import { createTagJournal, readTags, TAG_JOURNAL_COLLECTION, type TagJournal } from '@tagsonic/core/tags';
+import type { Permissions } from '@tagsonic/sdk';
+import { loadPlugin, type LoadedPlugin, type PluginHostServices } from '@tagsonic/workers/plugin-runtime';
+import { makeAudio, probeTags } from './support/audio.ts';
+
+const CODE = `
+const at = (caps, p) => p.split('.').reduce((o, k) => (o == null ? undefined : o[k]), caps);
+exports.call = async ({ path, args }, caps) => {
+  const fn = at(caps, path);
+  if (typeof fn !== 'function') return { absent: true };
+  try { return { value: await fn(...args) }; } catch (e) { return { code: e.code ?? null, message: e.message }; }
+};
+exports.shape = async (_, caps) => {
+  const describe = (o) => Object.fromEntries(Object.keys(o).sort().map((k) => [k, typeof o[k] === 'object' && o[k] !== null ? describe(o[k]) : typeof o[k]]));
+  return describe(caps);
+};
+`;
+
+let dir: string;
+let media: string;
+let outside: string;
+let store: Store;
+let roots: MediaRoots;
+let journal: TagJournal;
+const loaded: LoadedPlugin[] = [];
+const progress: Array<{ done: number; total: number; message?: string }> = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'tagsonic-caps-'));
+  media = path.join(dir, 'media');
+  outside = path.join(dir, 'outside');
+  await mkdir(path.join(media, 'Album'), { recursive: true });
+  await mkdir(outside);
+  await writeFile(path.join(outside, 'secret.txt'), 'secret');
+  await symlink(path.join(outside, 'secret.txt'), path.join(media, 'link-out.txt'));
+  await symlink(outside, path.join(media, 'dir-out'));
+  await makeAudio(path.join(media, 'Album', '01 Tone.flac'), { seconds: 3, tags: { title: 'Tone', artist: 'Tester', track: '1' } });
+  roots = await MediaRoots.open({ media });
+  store = await openEmbeddedStore({ dir: path.join(dir, 'store') });
+  journal = createTagJournal({ store, blobDir: path.join(dir, 'blobs') });
+}, 30_000);
+
+afterEach(() => {
+  for (const plugin of loaded.splice(0)) plugin.close();
+});
+
+afterAll(async () => {
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function load(permissions: Permissions, options: { id?: string; host?: Partial<PluginHostServices> | null } = {}) {
+  const host = options.host === null ? undefined : { roots, journal, store, progress: (p: (typeof progress)[number]) => progress.push(p), ...options.host };
+  const manifest = { id: options.id ?? 'capsprobe', name: 'Caps probe', version: '1.0.0', description: 'Calls capabilities.', kind: 'batch-action', entry: 'index.js', permissions };
+  const plugin = loadPlugin({ manifest, code: CODE, env: {}, host, sandbox: { timeoutMs: 60_000 } });
+  loaded.push(plugin);
+  return {
+    call: (capability: string, ...args: unknown[]) => plugin.invoke('call', { path: capability, args }) as Promise<{ value?: any; code?: string; message?: string; absent?: true }>,
+    shape: () => plugin.invoke('shape'),
+  };
+}
+
+const inMedia = (...parts: string[]) => path.join(media, ...parts);
+
+describe('which capabilities a plugin gets', () => {
+  it('without grants: text, match, progress, kv, config and log only', async () => {
+    expect(await load({}).shape()).toEqual({
+      config: { get: 'function' },
+      kv: { delete: 'function', get: 'function', list: 'function', set: 'function' },
+      log: { debug: 'function', error: 'function', info: 'function', warn: 'function' },
+      match: { rank: 'function' },
+      progress: 'function',
+      text: { convert: 'function' },
+    });
+  });
+
+  it('a read grant gets the read half only; write gets all of it', async () => {
+    const read = await load({ files: { access: 'read', reason: 'r' }, tags: { access: 'read', reason: 'r' } }).shape() as Record<string, unknown>;
+    expect(read.files).toEqual({ list: 'function', stat: 'function' });
+    expect(read.tags).toEqual({ read: 'function' });
+    const write = await load({ files: { access: 'write', reason: 'w' }, tags: { access: 'write', reason: 'w' }, ffmpeg: { reason: 'f' }, fingerprint: { reason: 'f' }, sources: { ids: ['itunes'], reason: 's' } }).shape() as Record<string, unknown>;
+    expect(write.files).toEqual({ copy: 'function', delete: 'function', list: 'function', move: 'function', stat: 'function' });
+    expect(write.tags).toEqual({ read: 'function', write: 'function' });
+    expect(write).toMatchObject({ ffmpeg: { run: 'function' }, fingerprint: { compute: 'function' }, sources: { search: 'function' } });
+  });
+});
+
+describe('files', () => {
+  it('lists and stats inside the roots, leaving out symlinks that point outside', async () => {
+    const plugin = load({ files: { access: 'read', reason: 'r' } });
+    const { value } = await plugin.call('files.list', { path: media });
+    expect(value.entries.map((e: { name: string; type: string }) => [e.name, e.type])).toEqual([['Album', 'directory']]);
+    const relative = await plugin.call('files.list', { path: 'Album' });
+    expect(relative.value.entries).toEqual([expect.objectContaining({ name: '01 Tone.flac', path: inMedia('Album', '01 Tone.flac'), type: 'file', size: expect.any(Number) })]);
+    expect((await plugin.call('files.stat', { path: inMedia('nothing.txt') })).value).toBeNull();
+  });
+
+  it.each([
+    ['..', () => '../outside/secret.txt'],
+    ['a nested ..', () => 'Album/../../outside/secret.txt'],
+    ['an absolute path outside', () => path.join(outside, 'secret.txt')],
+    ['/etc/passwd', () => '/etc/passwd'],
+    ['a symlink to a file outside', () => inMedia('link-out.txt')],
+    ['a symlink to a folder outside', () => inMedia('dir-out', 'secret.txt')],
+  ])('refuses %s with TAGSONIC_ERR_PLUGIN_DENIED', async (_name, target) => {
+    const plugin = load({ files: { access: 'write', reason: 'w' }, tags: { access: 'write', reason: 'w' }, fingerprint: { reason: 'f' }, ffmpeg: { reason: 'f' } });
+    for (const [capability, args] of [
+      ['files.stat', { path: target() }],
+      ['files.list', { path: target() }],
+      ['files.delete', { path: target() }],
+      ['files.copy', { from: target(), to: inMedia('stolen.txt') }],
+      ['files.copy', { from: inMedia('Album', '01 Tone.flac'), to: target() }],
+      ['tags.read', { path: target() }],
+      ['fingerprint.compute', { path: target() }],
+      ['ffmpeg.run', { preset: 'probe', input: target() }],
+    ] as const) {
+      expect(await plugin.call(capability, args), `${capability} ${JSON.stringify(args)}`).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_DENIED' });
+    }
+    expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('secret');
+    await expect(stat(inMedia('stolen.txt'))).rejects.toThrow();
+  });
+
+  it('copies, moves and deletes with the write grant; an existing target is a conflict unless overwrite', async () => {
+    const plugin = load({ files: { access: 'write', reason: 'w' } });
+    await writeFile(inMedia('a.txt'), 'A');
+    await writeFile(inMedia('b.txt'), 'B');
+    expect(await plugin.call('files.copy', { from: 'a.txt', to: 'Copies/a.txt' })).toEqual({ value: { path: inMedia('Copies', 'a.txt') } });
+    expect(await plugin.call('files.move', { from: 'b.txt', to: 'Copies/a.txt' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_CONFLICT' });
+    expect(await readFile(inMedia('b.txt'), 'utf8')).toBe('B');
+    expect(await plugin.call('files.move', { from: 'b.txt', to: 'Copies/a.txt', overwrite: true })).toEqual({ value: { path: inMedia('Copies', 'a.txt') } });
+    expect(await readFile(inMedia('Copies', 'a.txt'), 'utf8')).toBe('B');
+    expect(await plugin.call('files.delete', { path: 'a.txt' })).toEqual({ value: { path: inMedia('a.txt') } });
+    expect(await plugin.call('files.delete', { path: 'Copies' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+    expect(await plugin.call('files.stat', { path: 'missing.txt' })).toEqual({ value: null });
+    expect(await plugin.call('files.delete', { path: 'missing.txt' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_NOT_FOUND' });
+  });
+});
+
+describe('tags', () => {
+  it('reads, and writes through the journal (undoable, with the plugin as actor)', async () => {
+    const file = inMedia('Album', '01 Tone.flac');
+    const reader = load({ tags: { access: 'read', reason: 'r' } });
+    const { value } = await reader.call('tags.read', { path: file });
+    expect(value).toMatchObject({ title: 'Tone', artist: 'Tester', tracknumber: 1, path: file, format: 'flac', artwork: null });
+    expect(value.duration).toBeCloseTo(3, 0);
+    expect(await reader.call('tags.write', { path: file, tags: { title: 'X' } })).toEqual({ absent: true });
+
+    const writer = load({ tags: { access: 'write', reason: 'w' } }, { id: 'lyricsbot' });
+    expect(await writer.call('tags.write', { path: file, tags: { lyrics: '[00:01.00]你好', tracknumber: 7 } })).toEqual({ value: { path: file } });
+    expect(await probeTags(file)).toMatchObject({ title: 'Tone', lyrics: '[00:01.00]你好', track: '7' });
+    const entries = await store.collection(TAG_JOURNAL_COLLECTION).find({ path: file });
+    expect(entries).toEqual([expect.objectContaining({ actor: 'plugin:lyricsbot', state: 'committed', changed: expect.arrayContaining(['lyrics', 'tracknumber']) })]);
+    expect(await writer.call('tags.write', { path: file, tags: { bogus: 1 } })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+  });
+});
+
+describe('ffmpeg and fingerprint', () => {
+  it('converts with a preset into the roots; a read grant cannot write an output', async () => {
+    const input = inMedia('Album', '01 Tone.flac');
+    const readOnly = load({ ffmpeg: { reason: 'f' }, files: { access: 'read', reason: 'r' } });
+    expect(await readOnly.call('ffmpeg.run', { preset: 'convert', input, output: inMedia('tone.mp3'), format: 'mp3' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_DENIED' });
+    const probe = await readOnly.call('ffmpeg.run', { preset: 'probe', input });
+    expect(probe.value).toMatchObject({ codec: 'flac', sampleRate: 44100 });
+
+    const plugin = load({ ffmpeg: { reason: 'f' }, files: { access: 'write', reason: 'w' } });
+    expect(await plugin.call('ffmpeg.run', { preset: 'convert', input, output: 'Converted/tone.mp3', format: 'mp3', bitrateKbps: 128 })).toEqual({ value: { path: inMedia('Converted', 'tone.mp3') } });
+    expect((await readTags(inMedia('Converted', 'tone.mp3'))).audio).toMatchObject({ format: 'mp3', codec: expect.stringMatching(/mp3|MPEG/i) });
+    expect(await plugin.call('ffmpeg.run', { preset: 'convert', input, output: 'Converted/tone.mp3', format: 'mp3' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_CONFLICT' });
+    expect(await plugin.call('ffmpeg.run', { preset: 'convert', input, output: path.join(outside, 'x.mp3'), format: 'mp3' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_DENIED' });
+    expect(await plugin.call('ffmpeg.run', { preset: 'raw', args: ['-i', '/etc/passwd'] })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+  }, 60_000);
+
+  it('fingerprints with fpcalc', async () => {
+    const plugin = load({ fingerprint: { reason: 'f' } });
+    const { value } = await plugin.call('fingerprint.compute', { path: inMedia('Album', '01 Tone.flac') });
+    expect(value).toEqual({ fingerprint: expect.stringMatching(/^[A-Za-z0-9_-]{10,}$/), duration: expect.any(Number) });
+  });
+});
+
+describe('text, kv, progress, match, sources', () => {
+  it('converts Chinese script with OpenCC', async () => {
+    const plugin = load({});
+    expect(await plugin.call('text.convert', { text: '張學友 吻別', direction: 't2s' })).toEqual({ value: '张学友 吻别' });
+    expect(await plugin.call('text.convert', { text: '张学友', direction: 's2t' })).toEqual({ value: '張學友' });
+    expect(await plugin.call('text.convert', { text: 'x', direction: 'x2y' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+  });
+
+  it('keeps kv per plugin, with size caps', async () => {
+    const a = load({}, { id: 'kva' });
+    const b = load({}, { id: 'kvb' });
+    expect(await a.call('kv.set', { key: 'token', value: { access: 'abc', $set: 1, 'a.b': 2 } })).toEqual({ value: null });
+    expect(await a.call('kv.get', { key: 'token' })).toEqual({ value: { access: 'abc', $set: 1, 'a.b': 2 } });
+    expect(await b.call('kv.get', { key: 'token' })).toEqual({ value: null });
+    expect(await a.call('kv.list', {})).toEqual({ value: ['token'] });
+    expect(await a.call('kv.set', { key: 'big', value: 'x'.repeat(70_000) })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_LIMIT' });
+    expect(await a.call('kv.delete', { key: 'token' })).toEqual({ value: null });
+    expect(await a.call('kv.get', { key: 'token' })).toEqual({ value: null });
+  });
+
+  it('forwards progress to the host', async () => {
+    progress.length = 0;
+    await load({}).call('progress', { done: 2, total: 5, message: 'b.flac' });
+    expect(progress).toEqual([{ done: 2, total: 5, message: 'b.flac' }]);
+  });
+
+  it('ranks candidates with the host matcher', async () => {
+    const song = (name: string, artist: string, album: string) => ({ id: name, name, artist, album, album_img: null, year: null, tracknumber: null, totaltracks: null, discnumber: null, totaldiscs: null, resource: 'x' });
+    const { value } = await load({}).call('match.rank', {
+      query: { title: '吻别', artist: '张学友', album: '吻别' },
+      candidates: [song('吻别 (Live)', '张学友', '演唱会'), song('吻别', '别人', '吻别'), song('吻别', '张学友', '吻别')],
+      mode: 'normal',
+      limit: 2,
+    });
+    expect(value.map((s: { name: string; artist: string }) => `${s.name}/${s.artist}`)).toEqual(['吻别/张学友', '吻别 (Live)/张学友']);
+    expect(value[0]).toMatchObject({ title_score: 2, artist_score: 2, album_score: 2, accepted: true });
+    expect(value[0]).not.toHaveProperty('distance');
+  });
+
+  it('searches only the sources the manifest lists', async () => {
+    const asked: string[] = [];
+    const plugin = load({ sources: { ids: ['itunes'], reason: 's' } }, {
+      host: { searchSource: async (id, query) => { asked.push(`${id}:${query.title}`); return []; } },
+    });
+    expect(await plugin.call('sources.search', { id: 'itunes', query: { title: 'Yesterday' } })).toEqual({ value: [] });
+    expect(await plugin.call('sources.search', { id: 'netease', query: { title: 'Yesterday' } })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_DENIED' });
+    expect(asked).toEqual(['itunes:Yesterday']);
+  });
+});

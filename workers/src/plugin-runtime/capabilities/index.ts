@@ -1,0 +1,34 @@
+/**
+ * The capabilities beyond http/config/log, built from the manifest's grants and the worker's services. A
+ * capability the manifest does not grant is absent; a read grant gets the read half only; each function
+ * re-checks its arguments (and, for writes, the grant) on every call. `text` and `match` need nothing from
+ * the host; `kv` and `progress` need no grant but do need the host's store / progress callback.
+ */
+import type { Manifest } from '@tagsonic/sdk';
+import type { Capabilities } from '../../plugin-host/index.ts';
+import type { PluginHostServices } from '../host-services.ts';
+import { filesCapability } from './files.ts';
+import { ffmpegCapability, fingerprintCapability } from './media-tools.ts';
+import { kvCapability, matchCapability, progressCapability, sourcesCapability, textCapability } from './services.ts';
+import { tagsCapability } from './tags.ts';
+
+export { KV_LIMITS, PLUGIN_KV_COLLECTION } from './services.ts';
+export { MAX_LIST_ENTRIES } from './files.ts';
+
+export function hostCapabilities(manifest: Manifest, host: PluginHostServices | undefined): Capabilities {
+  const capabilities: Capabilities = {
+    text: textCapability(),
+    match: matchCapability(),
+    // Fire-and-forget in the SDK; without a task to report to, reports are dropped.
+    progress: host?.progress ? progressCapability(host.progress) : () => null,
+  };
+  if (!host) return capabilities;
+  const grants = manifest.permissions;
+  capabilities.kv = kvCapability(manifest.id, host.store);
+  if (grants.files) capabilities.files = filesCapability(host.roots, grants.files.access);
+  if (grants.tags) capabilities.tags = tagsCapability(manifest.id, host.roots, host.journal, grants.tags.access);
+  if (grants.ffmpeg) capabilities.ffmpeg = ffmpegCapability(host.roots, grants.files?.access ?? null);
+  if (grants.fingerprint) capabilities.fingerprint = fingerprintCapability(host.roots);
+  if (grants.sources) capabilities.sources = sourcesCapability(manifest.id, grants.sources.ids, host.searchSource);
+  return capabilities;
+}

@@ -1,0 +1,87 @@
+/**
+ * `caps.tags`: read and write a track's tags through core's tag engine. A write is the same journaled,
+ * verified write as an edit in the editor (`safeWriteTags`: temp file → verify → rename, before/after in the
+ * journal), with `plugin:<id>` as its actor, so the user can undo what a plugin wrote. Paths are confined
+ * to the media roots on every call; `write` exists only with `tags: write` and re-checks the grant.
+ */
+import type { MediaRoots } from '@tagsonic/core/media';
+import { EDITABLE_FIELDS, readTags, safeWriteTags, type TagEdit, type TagField, type TagJournal } from '@tagsonic/core/tags';
+import type { HostFunction } from '../../plugin-host/index.ts';
+import { asPluginError, denied, invalidArgument, optionsOf, stringField } from './args.ts';
+
+const NUMBER_FIELDS: ReadonlySet<TagField> = new Set(['tracknumber', 'totaltracks', 'discnumber', 'totaldiscs']);
+const FIELDS: ReadonlySet<string> = new Set(EDITABLE_FIELDS);
+const ARTWORK_MIMES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png']);
+
+export function tagsCapability(pluginId: string, roots: MediaRoots, journal: TagJournal, access: 'read' | 'write'): Record<string, HostFunction> {
+  const read: HostFunction = async (args) => {
+    try {
+      const target = await roots.resolve(stringField(optionsOf(args, 'tags.read'), 'path', 'tags.read'));
+      const result = await readTags(target.path, { artwork: true });
+      const tags: Record<string, unknown> = {};
+      for (const field of EDITABLE_FIELDS) {
+        const value = result.tags.fields[field];
+        tags[field] = NUMBER_FIELDS.has(field) ? leadingNumber(value) : value;
+      }
+      return {
+        ...tags,
+        artwork: result.artwork && ARTWORK_MIMES.has(result.artwork.mime) ? { mime: result.artwork.mime, data: result.artwork.data } : null,
+        path: target.path,
+        duration: result.audio.duration,
+        format: result.audio.format,
+      };
+    } catch (error) {
+      throw asPluginError(error);
+    }
+  };
+  if (access !== 'write') return { read };
+
+  const write: HostFunction = async (args) => {
+    if (access !== 'write') throw denied('tags.write needs the tags write grant');
+    const options = optionsOf(args, 'tags.write');
+    try {
+      const target = await roots.resolve(stringField(options, 'path', 'tags.write'));
+      const edit = editOf(options.tags);
+      await safeWriteTags(target.path, edit, { journal, actor: `plugin:${pluginId}`, reason: `plugin ${pluginId}` });
+      return { path: target.path };
+    } catch (error) {
+      throw asPluginError(error);
+    }
+  };
+  return { read, write };
+}
+
+/** The SDK's `Partial<TrackTags>` → the engine's edit; numbers become their text, `null` removes a tag. */
+function editOf(value: unknown): TagEdit {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalidArgument('tags.write: tags must be an object of tag fields');
+  const fields: Record<string, string | null> = {};
+  const edit: TagEdit = { fields };
+  for (const [key, raw] of Object.entries(value)) {
+    if (key === 'artwork') {
+      edit.artwork = artworkOf(raw);
+    } else if (!FIELDS.has(key)) {
+      throw invalidArgument(`tags.write: unknown tag field ${JSON.stringify(key)}`);
+    } else if (raw === null || typeof raw === 'string') {
+      fields[key] = raw;
+    } else if (typeof raw === 'number' && Number.isFinite(raw)) {
+      fields[key] = String(raw);
+    } else {
+      throw invalidArgument(`tags.write: ${key} must be a string, a number or null`);
+    }
+  }
+  return edit;
+}
+
+function artworkOf(raw: unknown): TagEdit['artwork'] {
+  if (raw === null) return null;
+  const artwork = raw as { mime?: unknown; data?: unknown } | undefined;
+  if (typeof artwork !== 'object' || !ARTWORK_MIMES.has(artwork.mime as string) || !(artwork.data instanceof Uint8Array)) {
+    throw invalidArgument('tags.write: artwork must be null or { mime: "image/jpeg" | "image/png", data: Uint8Array }');
+  }
+  return { mime: artwork.mime as string, data: artwork.data };
+}
+
+function leadingNumber(value: string | null): number | null {
+  const match = value === null ? null : /^\s*(\d+)/.exec(value);
+  return match ? Number(match[1]) : null;
+}
