@@ -214,6 +214,12 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_PLUGIN_SOURCE_LOOP: { zh: '数据源不能搜索它自己', en: 'A source cannot search itself.' },
   TAGSONIC_ERR_PLUGIN_RESULT_INVALID: { zh: '插件返回的结果格式不正确，请更新该插件', en: "The plugin's answer is not in the expected form; update the plugin." },
   TAGSONIC_ERR_PLUGIN_INVOKE_INVALID: { zh: '插件调用缺少插件 ID 或函数名', en: 'A plugin call needs a plugin id and a function name.' },
+  // Lyric translation through the configured language model
+  TAGSONIC_ERR_LLM_NOT_CONFIGURED: { zh: '未配置大模型，请在系统设置中填写 llm_base_url 和模型名称', en: 'No language model is configured; set its address and model in the system settings.' },
+  TAGSONIC_ERR_LLM_TIMEOUT: { zh: '大模型响应超时，请稍后再试', en: 'The language model did not answer in time; try again later.' },
+  TAGSONIC_ERR_LLM_UNREACHABLE: { zh: '无法连接大模型服务，请检查 llm_base_url', en: 'The language model cannot be reached; check its address.' },
+  TAGSONIC_ERR_LLM_HTTP: { zh: '大模型服务返回错误，请检查 API Key 和模型名称', en: 'The language model answered with an error; check the API key and the model.' },
+  TAGSONIC_ERR_LLM_BAD_RESPONSE: { zh: '大模型返回的翻译格式不正确，请重试或更换模型', en: "The language model's answer is not a usable translation; try again or use another model." },
 };
 
 /**
