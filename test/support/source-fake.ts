@@ -22,8 +22,11 @@ export interface SeenRequest {
   body: string;
 }
 
-/** The fake's answer: status, content type, and a body (a string is sent as is, anything else as JSON). */
-export type FakeAnswer = [status: number, contentType: string, body: unknown];
+/**
+ * The fake's answer: status, content type, a body (a string is sent as is, anything else as JSON), and extra
+ * response headers if any (`retry-after` on a 429).
+ */
+export type FakeAnswer = [status: number, contentType: string, body: unknown, headers?: Record<string, string>];
 
 export interface SourceFake {
   /** Every request so far, oldest first. */
@@ -59,8 +62,8 @@ export function sourceFake(
       req.on('end', () => {
         const request: SeenRequest = { path: url.pathname, query: url.searchParams, headers: req.headers, method: req.method ?? 'GET', body: Buffer.concat(chunks).toString('utf8') };
         seen.push(request);
-        void Promise.resolve(answer(url.pathname, url.searchParams, request)).then(([status, type, body]) => {
-          if (!res.destroyed) res.writeHead(status, { 'content-type': type }).end(typeof body === 'string' ? body : JSON.stringify(body));
+        void Promise.resolve(answer(url.pathname, url.searchParams, request)).then(([status, type, body, headers]) => {
+          if (!res.destroyed) res.writeHead(status, { ...headers, 'content-type': type }).end(typeof body === 'string' ? body : JSON.stringify(body));
         });
       });
     });
