@@ -27,9 +27,17 @@ const DUO = { ...SUNNY, MUSICRID: 'MUSIC_5', NAME: 'The Boxer', SONGNAME: 'The B
 
 const list = (abslist: unknown[]) => ({ HIT: String(abslist.length), HITMODE: 'song', PN: '0', RN: '10', SHOW: '1', TOTAL: String(abslist.length), abslist });
 
+/** How many times each `all` was asked (for Kuwo's hollow first answer). */
+const asked = new Map<string, number>();
+/** Kuwo's hollow answer: matches counted, none shown. */
+const HOLLOW = { HIT: '0', PN: '0', RN: '10', SHOW: '0', TOTAL: '37', abslist: [] };
+
 /** What r.s answers for a song search, by the first word of `all`. */
 function songAnswer(all: string): FakeAnswer | Promise<FakeAnswer> {
+  asked.set(all, (asked.get(all) ?? 0) + 1);
   switch (all.split(' ')[0]) {
+    case 'flaky': return [200, 'application/json', asked.get(all) === 1 ? HOLLOW : list([SUNNY])];
+    case 'stuck': return [200, 'application/json', HOLLOW];
     case 'outage': return [503, 'text/plain', 'Service Unavailable'];
     case 'cdn': return [502, 'text/html', '<html><body>502 Bad Gateway</body></html>'];
     case 'legacy': return [200, 'text/plain', "{'TOTAL':'1','SHOW':'1','abslist':[{'MUSICRID':'MUSIC_7','NAME':'It\\'s \"ok\"','ARTIST':'A&B','ALBUM':'','DURATION':'61'}]}"];
@@ -130,6 +138,16 @@ describe('kuwo: search', () => {
     await expect(plugin.invoke('search', search('duo'))).resolves.toMatchObject([{ id: '5', artist: 'Simon & Garfunkel', album: null, album_img: null, duration: null }]);
     await expect(plugin.invoke('search', search('nothing'))).resolves.toEqual([]);
     await expect(plugin.invoke('search', search('none'))).resolves.toEqual([]);
+  });
+
+  it('asks again when Kuwo answers an empty page for a non-zero total, and says so when it does twice', async () => {
+    const plugin = await fake.load();
+    const before = seen.length;
+    await expect(plugin.invoke('search', search('flaky'))).resolves.toMatchObject([{ id: '228908' }]);
+    expect(seen.length).toBe(before + 2);
+    const error = await failure(plugin.invoke('search', search('stuck')));
+    expect(error).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_UPSTREAM', message: 'Kuwo answered an empty page for 37 matches 2 times to /r.s; try again later.' });
+    expect(seen.length).toBe(before + 4);
   });
 
   it('caps rn at 100, returns at most the limit, and asks nothing without a title', async () => {

@@ -90,6 +90,27 @@ function absList(json: Json): unknown[] {
   return json.abslist;
 }
 
+/** How often an `r.s` search is asked when Kuwo answers an empty page for a non-zero total. */
+const SEARCH_ATTEMPTS = 2;
+
+/**
+ * The `abslist` of an `r.s` search. Kuwo's search now and then answers `SHOW: "0"` with an empty list although
+ * `TOTAL` counts matches (a busy index node); asking again gets the page, so that answer is retried once, and
+ * reported rather than passed off as "no match" if it comes twice.
+ */
+async function searchList(caps: Caps, query: Record<string, string | number>): Promise<unknown[]> {
+  for (let attempt = 1; ; attempt += 1) {
+    const json = await getObject(caps, SEARCH_BASE_URL, '/r.s', query);
+    const items = absList(json);
+    const total = Number(json.TOTAL);
+    const hollow = items.length === 0 && String(json.SHOW) === '0' && Number.isFinite(total) && total > 0;
+    if (!hollow) return items;
+    if (attempt >= SEARCH_ATTEMPTS) {
+      throw upstream(`Kuwo answered an empty page for ${total} matches ${SEARCH_ATTEMPTS} times to /r.s; try again later.`, { status: 200, total });
+    }
+  }
+}
+
 /**
  * The image at `size`: a short path (`120/s3s94/93/211513640.jpg`, its first segment the size when it has four)
  * or a full URL on the image server (`…/star/albumcover/300/…`), under `kind` (`albumcover`, `starheads`).
@@ -143,8 +164,8 @@ export default defineTagSource<KuwoManifest>({
   async search({ title, artist, limit }, caps) {
     if (!title?.trim() || limit <= 0) return [];
     const all = [title.trim(), artist?.trim()].filter(Boolean).join(' ');
-    const json = await getObject(caps, SEARCH_BASE_URL, '/r.s', { all, ft: 'music', rn: Math.min(Math.ceil(limit), MAX_LIMIT), ...SEARCH_QUERY });
-    return absList(json)
+    const songs = await searchList(caps, { all, ft: 'music', rn: Math.min(Math.ceil(limit), MAX_LIMIT), ...SEARCH_QUERY });
+    return songs
       .slice(0, limit)
       .map((item, i) => toSong(item, `abslist[${i}]`));
   },
@@ -176,8 +197,8 @@ export default defineTagSource<KuwoManifest>({
   async artist({ keyword }, caps): Promise<ArtistInfo | null> {
     if (!keyword?.trim()) return null;
     const wanted = keyword.trim().toLowerCase();
-    const found = await getObject(caps, SEARCH_BASE_URL, '/r.s', { all: keyword.trim(), ft: 'artist', rn: 10, ...SEARCH_QUERY });
-    const candidates = absList(found).map((item, i) => {
+    const found = await searchList(caps, { all: keyword.trim(), ft: 'artist', rn: 10, ...SEARCH_QUERY });
+    const candidates = found.map((item, i) => {
       const at = `abslist[${i}]`;
       if (!isObject(item)) throw shapeChanged(at);
       const id = text(item, 'ARTISTID', at, true)!;
