@@ -3,6 +3,7 @@ import { Redirect, Route, Switch } from 'wouter';
 import { Button } from '../components/ui/button.tsx';
 import { NonIdealState } from '../components/ui/display.tsx';
 import { AdminPage } from '../features/admin/components/admin-page.tsx';
+import { PluginsPage } from '../features/plugins/components/plugins-page.tsx';
 import { ComingLater } from '../features/shell/components/coming-later.tsx';
 import { useT } from '../lib/i18n.ts';
 import { useSession } from '../stores/session-store.ts';
@@ -13,8 +14,6 @@ const LATER: { path: string; title: string; v2?: boolean }[] = [
   { path: '/index', title: '首页', v2: true },
   { path: '/log', title: '操作记录' },
   { path: '/log_detail/:id/', title: '任务报告' },
-  { path: '/mod', title: '插件管理', v2: true },
-  { path: '/actionMod', title: '批量操作插件', v2: true },
   { path: '/system', title: '系统设置', v2: true },
   { path: '/progress', title: '刮削进度' },
   { path: '/record', title: '听歌记录' },
@@ -68,6 +67,16 @@ export function SignedInRoutes({ onOpenActivation }: { onOpenActivation: () => v
       </Route>
       <Route path="/admin/*?">
         <AdminPage />
+      </Route>
+      <Route path="/mod">
+        <V2Only onOpenActivation={onOpenActivation}>
+          <PluginsPage kind="tag-source" />
+        </V2Only>
+      </Route>
+      <Route path="/actionMod">
+        <V2Only onOpenActivation={onOpenActivation}>
+          <PluginsPage kind="batch-action" />
+        </V2Only>
       </Route>
       <Route path="/library">
         <Redirect to="/albums/recently-added/" replace />

@@ -22,6 +22,8 @@ describe('navigation by role (§6)', () => {
     expect(activeTab('/album/id/7')).toBe('library');
     expect(activeTab('/log')).toBe('log');
     expect(activeTab('/system')).toBe('system');
+    expect(activeTab('/mod')).toBe('mod');
+    expect(activeTab('/actionMod')).toBe('mod');
     expect(activeTab('/admin/')).toBeUndefined();
   });
 });

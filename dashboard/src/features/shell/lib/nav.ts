@@ -47,5 +47,7 @@ export function activeTab(location: string): string | undefined {
   if (location === '/' || location === '/detail') return 'home';
   const libraryPrefixes = ['/albums', '/album/', '/artists', '/artist/', '/tracks', '/genres', '/genre/', '/favourites', '/playlists', '/playlist/', '/discover', '/playing', '/xiaoMiQueue', '/library'];
   if (libraryPrefixes.some((p) => location.startsWith(p))) return 'library';
+  // The plugin screens' side menu switches between /mod and /actionMod: both are 插件管理.
+  if (location.startsWith('/actionMod')) return 'mod';
   return TABS.find((t) => t.path !== '/' && location.startsWith(t.path))?.key;
 }

@@ -1,0 +1,64 @@
+import { useState } from 'react';
+import { Switch } from '../../../components/ui/form.tsx';
+import { Alert } from '../../../components/ui/overlay.tsx';
+import { useT } from '../../../lib/i18n.ts';
+import { enablePlugin } from '../api/enable-plugin.ts';
+import type { PluginItem } from '../api/types.ts';
+import { PermissionList } from './permission-list.tsx';
+
+/**
+ * The enabled switch. Switching on a plugin that asks for permissions first lists them with their reasons and
+ * waits for a confirmation; switching off happens at once. Only administrators may flip it.
+ */
+export function EnableSwitch({ item, isAdmin, onChanged, large }: { item: PluginItem; isAdmin: boolean; onChanged: (item: PluginItem) => void; large?: boolean }) {
+  const t = useT();
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const apply = (enabled: boolean) => {
+    setBusy(true);
+    void enablePlugin(item.id, enabled)
+      .then(onChanged, () => undefined)
+      .finally(() => {
+        setBusy(false);
+        setAsking(false);
+      });
+  };
+
+  return (
+    <>
+      <Switch
+        className="ts-plugin-switch"
+        checked={item.enabled}
+        disabled={!isAdmin || busy}
+        size={large ? 'large' : 'medium'}
+        label={item.enabled ? t('已启用') : t('已停用')}
+        alignIndicator="end"
+        title={isAdmin ? undefined : t('只有管理员可以启用或停用插件')}
+        data-testid="plugin-enable"
+        onChange={(e) => {
+          const on = e.currentTarget.checked;
+          if (on && item.permissions.length > 0) setAsking(true);
+          else apply(on);
+        }}
+      />
+      <Alert
+        isOpen={asking}
+        icon="shield"
+        intent="primary"
+        confirmButtonText={t('启用')}
+        cancelButtonText={t('取消')}
+        loading={busy}
+        onCancel={() => setAsking(false)}
+        onConfirm={() => apply(true)}
+        className="ts-plugin-confirm"
+      >
+        <p>
+          <strong>{t('启用 {name} {version}？', { name: item.name, version: item.version })}</strong>
+        </p>
+        <p>{t('它将获得以下权限：')}</p>
+        <PermissionList permissions={item.permissions} />
+      </Alert>
+    </>
+  );
+}
