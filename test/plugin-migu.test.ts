@@ -35,7 +35,9 @@ function search(text: string): FakeAnswer {
   switch (text.split(' ')[0]) {
     case 'outage': return [503, 'text/html', '<html><body>503 Service Temporarily Unavailable</body></html>'];
     case 'unsigned': return [200, 'application/json', { code: '100001', info: '签名校验失败' }];
-    case 'renamed': return [200, 'application/json', searchAnswer([[QING_TIAN], [{ ...LIVE, name: undefined, songName: '晴天 (Live)' }]])];
+    case 'renamed': return [200, 'application/json', searchAnswer([[QING_TIAN], [{ ...LIVE, copyrightId: undefined, copyright_id: '63273400372' }]])];
+    case 'nameless': return [200, 'application/json', searchAnswer([[{ ...QING_TIAN, name: undefined }]])];
+    case 'songname': return [200, 'application/json', searchAnswer([[{ ...LIVE, name: undefined, songName: '晴天 (Live)' }]])];
     case 'flat': return [200, 'application/json', searchAnswer([QING_TIAN] as never)];
     case 'typed': return [200, 'application/json', searchAnswer([[{ ...QING_TIAN, duration: '269' }]])];
     case 'garbled': return [200, 'text/html', '<!DOCTYPE html><html>'];
@@ -127,8 +129,9 @@ describe('migu: search', () => {
     expect(seen.length).toBe(before);
   });
 
-  it('gives null for what Migu does not list (no singers, album, cover or duration)', async () => {
+  it('gives null for what Migu does not list (no singers, album, cover or duration), and takes songName for name', async () => {
     const plugin = await load();
+    await expect(plugin.invoke('search', options('songname'))).resolves.toMatchObject([{ id: '63273400372', name: '晴天 (Live)' }]);
     await expect(plugin.invoke('search', options('sparse'))).resolves.toEqual([
       { id: '69999999999', name: 'Demo', artist: null, album: null, album_img: null, year: null,
         tracknumber: null, totaltracks: null, discnumber: null, totaldiscs: null, duration: null, resource: 'migu' },
@@ -147,7 +150,7 @@ describe('migu: search', () => {
   it('names the field when the answer changed shape', async () => {
     const plugin = await load();
     const cases: [string, string][] = [
-      ['renamed', 'songResultData.resultList[1][0].name'], ['flat', 'songResultData.resultList[0]'],
+      ['renamed', 'songResultData.resultList[1][0].copyrightId'], ['nameless', 'songResultData.resultList[0][0].name'], ['flat', 'songResultData.resultList[0]'],
       ['typed', 'songResultData.resultList[0][0].duration'], ['garbled', '(not JSON)'],
     ];
     for (const [title, field] of cases) {

@@ -135,7 +135,9 @@ function song(value: unknown, at: string): MiguSong {
     return (value[name] as (T extends 'string' ? string : number) | null | undefined) ?? null;
   };
   if (typeof value.copyrightId !== 'string' || !value.copyrightId) throw shapeChanged(field('copyrightId'));
-  if (typeof value.name !== 'string') throw shapeChanged(field('name'));
+  // The v3 search says `name`; the app's other song lists say `songName`. Either is the title.
+  const name = typeof value.name === 'string' ? value.name : value.songName;
+  if (typeof name !== 'string') throw shapeChanged(field('name'));
   const singerList = value.singerList ?? [];
   if (!Array.isArray(singerList)) throw shapeChanged(field('singerList'));
   const singers = singerList.map((s, i) => {
@@ -145,7 +147,7 @@ function song(value: unknown, at: string): MiguSong {
   const cover = optional('img3', 'string') || optional('img2', 'string') || optional('img1', 'string');
   return {
     copyrightId: value.copyrightId,
-    name: value.name,
+    name,
     singers,
     album: optional('album', 'string'),
     cover: cover ? absolute(cover) : null,
