@@ -22,7 +22,7 @@ const SUNNY = {
   Image: 'http://imge.kugou.com/stdmusic/{size}/20150718/20150718120613556308.jpg', EMixSongID: '2sxnhi5a', Audioid: 3230455, PayType: 3,
 };
 const SUNNY_LIVE = {
-  ...SUNNY, SongName: '晴天 (Live)', SingerName: '周杰伦、五月天', AlbumName: '地表最强 &amp; 朋友', FileHash: LIVE_HASH, Duration: 301,
+  ...SUNNY, SongName: '晴天 (Live)', SingerName: '周杰伦、五月天', Singers: [{ name: '周杰伦', id: 3520 }, { name: '五月天', id: '3539' }], AlbumName: '地表最强 &amp; 朋友', FileHash: LIVE_HASH, Duration: 301,
   PublishTime: '2017-01-01', Image: 'http://imge.kugou.com/stdmusic/{size}/20170101/20170101000000000001.jpg',
 };
 /** A result with little known: no album, no cover, an unknown date, no duration. */
@@ -48,6 +48,11 @@ function searchAnswer(keyword: string): FakeAnswer {
     case 'jsonp': return [200, 'text/javascript', `callback123(${JSON.stringify(found([SUNNY]))})`];
     case 'sparse': return [200, 'application/json', found([SPARSE])];
     case 'nothing': return [200, 'application/json', found([])];
+    // Artist lookups: the keyword is the singer's name.
+    case '五月天': return [200, 'application/json', found([SUNNY, SUNNY_LIVE])];
+    case 'Unknown': return [200, 'application/json', found([{ ...SPARSE, Singers: [{ name: 'Unknown', id: 0 }] }])];
+    case 'singerless': return [200, 'application/json', found([{ ...SUNNY, Singers: undefined }])];
+    case 'deleted': return [200, 'application/json', found([{ ...SUNNY, Singers: [{ name: 'deleted', id: 404 }] }])];
     case 'slow': return new Promise((resolve) => setTimeout(() => resolve([200, 'application/json', found([SUNNY])]), 3_000)) as never;
     default: return [200, 'application/json', found([SUNNY, SUNNY_LIVE])];
   }
@@ -66,8 +71,20 @@ function lyricAnswer(path: string, query: URLSearchParams): FakeAnswer {
   return [200, 'application/json', { status: 200, info: 'OK', charset: 'utf8', fmt: 'lrc', contenttype: 0, content: base64(KUGOU_LRC) }];
 }
 
+/** /api/v5/singer/info as the mobile client receives it (picture template, biography). */
+function singerAnswer(query: URLSearchParams): FakeAnswer {
+  switch (query.get('singerid')) {
+    case '3520': return [200, 'application/json', { status: 1, error_code: 0, errcode: 0, error: '', data: {
+      singerid: 3520, singername: '周杰伦', intro: '  华语流行乐男歌手、音乐人。  ', imgurl: 'http://singerimg.kugou.com/uploadpic/softhead/{size}/20230510/20230510171543683.jpg',
+      songcount: 1013, albumcount: 83, mvcount: 379 } }];
+    case '3539': return [200, 'application/json', { status: 1, error_code: 0, data: { singerid: 3539, singername: '五月天', intro: '', imgurl: null } }];
+    default: return [200, 'application/json', { status: 0, error_code: 20014, error: '歌手不存在', data: null }];
+  }
+}
+
 const fake = sourceFake('kugou', (path, query) => {
   if (path === '/v2/search/song') return searchAnswer(query.get('keyword') ?? '');
+  if (path === '/api/v5/singer/info') return singerAnswer(query);
   if (path === '/search' || path === '/download') return lyricAnswer(path, query);
   return [404, 'text/html', '<html>Not Found</html>'];
 });
@@ -79,7 +96,7 @@ describe('kugou: the built-in plugin', () => {
     const { manifest } = await builtinPlugin('kugou');
     expect(manifest).toMatchObject({
       id: 'kugou', kind: 'tag-source',
-      permissions: { http: { hosts: [{ host: 'complexsearch.kugou.com' }, { host: 'lyrics.kugou.com' }] } },
+      permissions: { http: { hosts: [{ host: 'complexsearch.kugou.com' }, { host: 'lyrics.kugou.com' }, { host: 'mobiles.kugou.com' }] } },
     });
     const plugin = await fake.load();
     expect(plugin.baseUrl).toBe(fake.baseUrl());
@@ -195,5 +212,40 @@ describe('kugou: lyrics', () => {
     expect(error).toMatchObject({ message: 'response shape changed: candidates[0].accesskey' });
     error = await failure(plugin.invoke('lyrics', { id: 'DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD' }));
     expect(error).toMatchObject({ message: 'response shape changed: content (not base64)' });
+  });
+});
+
+describe('kugou: artist', () => {
+  it('finds the singer by name among the song search\'s singers and reads its original-size picture and biography from /api/v5/singer/info', async () => {
+    const plugin = await fake.load();
+    await expect(plugin.invoke('artist', { keyword: '周杰伦' })).resolves.toEqual({
+      name: '周杰伦', image: 'http://singerimg.kugou.com/uploadpic/softhead/20230510/20230510171543683.jpg', description: '华语流行乐男歌手、音乐人。',
+    });
+    const [lookup, info] = seen.slice(-2);
+    expect(lookup!.path).toBe('/v2/search/song');
+    expect(lookup!.query.get('keyword')).toBe('周杰伦');
+    expect(lookup!.query.get('signature')).toMatch(/^[0-9A-F]{32}$/);
+    expect(info!.path).toBe('/api/v5/singer/info');
+    expect(Object.fromEntries(info!.query)).toEqual({ singerid: '3520' });
+    // The exact name wins over the first song's first singer (周杰伦 sings first on both results).
+    await expect(plugin.invoke('artist', { keyword: ' 五月天 ' })).resolves.toEqual({ name: '五月天', image: null, description: null });
+    expect(seen.at(-1)!.query.get('singerid')).toBe('3539');
+  });
+
+  it('returns null without songs, without a singer Kugou has a page for (id 0), or without a keyword', async () => {
+    const plugin = await fake.load();
+    await expect(plugin.invoke('artist', { keyword: 'nothing' })).resolves.toBeNull();
+    const before = seen.length;
+    await expect(plugin.invoke('artist', { keyword: 'Unknown' })).resolves.toBeNull();
+    expect(seen.slice(before).map((r) => r.path)).toEqual(['/v2/search/song']);
+    await expect(plugin.invoke('artist', { keyword: ' ' })).resolves.toBeNull();
+  });
+
+  it('reports Kugou\'s refusal of the singer and a search result without its singers', async () => {
+    const plugin = await fake.load();
+    let error = await failure(plugin.invoke('artist', { keyword: 'deleted' }));
+    expect(error).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_UPSTREAM', message: 'Kugou refused /api/v5/singer/info: 歌手不存在 (error 20014).' });
+    error = await failure(plugin.invoke('artist', { keyword: 'singerless' }));
+    expect(error).toMatchObject({ message: 'response shape changed: data.lists[0].Singers', details: { field: 'data.lists[0].Singers' } });
   });
 });

@@ -1,22 +1,25 @@
 /**
- * Kugou Music (酷狗音乐) as a tag source, through the two services its own web player and PC client use:
+ * Kugou Music (酷狗音乐) as a tag source, through the services its own web player and clients use:
  *
  * - `search`: `GET complexsearch.kugou.com/v2/search/song`, the web player's song search. Kugou refuses it
  *   unless it is signed: `signature` is the upper-case MD5 of a fixed key, every other parameter as `k=v` in
  *   key order (no separator), and the key again (see {@link signed}); `clienttime`/`mid`/`uuid` are the time in
  *   ms, as the web player sends. Each result has the file hash (the song id), title, singers, album, release
  *   date, duration and a cover URL template.
+ * - `artist`: the singers the song search lists for the keyword, then `GET mobiles.kugou.com/api/v5/singer/info`
+ *   for the picture and biography of the one named as asked.
  * - `lyrics`: `GET lyrics.kugou.com/search?…&hash=<id>` lists the lyric candidates for that file, and
  *   `GET lyrics.kugou.com/download?id&accesskey&fmt=lrc&charset=utf8` returns the first one's LRC,
  *   base64-encoded (decoded here: the sandbox has no atob/TextDecoder, see codec.ts) and normalised (lrc.ts).
  *
  * Covers: Kugou lists `Image` as a template, `…/stdmusic/{size}/20150718/….jpg`; the size segment picks a
  * scaled copy (150, 240, 480, …), and without it the image server answers the uploaded original, so
- * `album_img` is the template with `{size}/` removed — the full resolution the spec wants.
+ * `album_img` is the template with `{size}/` removed — the full resolution the spec wants. Singer pictures
+ * (`…/uploadpic/softhead/{size}/….jpg`) come from the same image servers and are treated the same way.
  *
- * Base URL: the administrator's override (`TAGSONIC_SOURCE_URL_KUGOU` or settings) replaces both hosts — the
- * search path (`/v2/search/song`) and the lyric paths (`/search`, `/download`) do not collide, so one mirror or
- * replay server serves all three.
+ * Base URL: the administrator's override (`TAGSONIC_SOURCE_URL_KUGOU` or settings) replaces all three hosts — the
+ * search path (`/v2/search/song`), the lyric paths (`/search`, `/download`) and the singer path
+ * (`/api/v5/singer/info`) do not collide, so one mirror or replay server serves them all.
  *
  * Everything Kugou answers is checked before use: a missing field or another type is reported as
  * `response shape changed: <field>`, so the /mod screen says what broke.
@@ -28,6 +31,8 @@ import { normaliseLrc } from './lrc.ts';
 
 const SEARCH_BASE_URL = 'https://complexsearch.kugou.com';
 const LYRICS_BASE_URL = 'https://lyrics.kugou.com';
+/** The mobile client's API, the one place with a singer's picture and biography by id (plain http, as the client uses). */
+const SINGER_BASE_URL = 'http://mobiles.kugou.com';
 
 /** The key the web player wraps its search parameters in before hashing them (public: it is in kugou.com's script). */
 const SIGNING_KEY = 'NVPh5oo715z5DIWAeQlhMDsWXXQV4hwt';
@@ -140,34 +145,76 @@ const toSong = (s: KugouSong): SearchResultSong => ({
 function checkRefusal(body: Record<string, unknown>, path: string, ok: (status: unknown) => boolean): void {
   if (ok(body.status)) return;
   const code = body.error_code ?? body.errcode ?? body.status;
-  const message = typeof body.error_msg === 'string' && body.error_msg ? body.error_msg : typeof body.info === 'string' ? body.info : '';
+  const message = [body.error_msg, body.errmsg, body.error, body.info].find((m): m is string => typeof m === 'string' && m.trim() !== '') ?? '';
   throw upstream(`Kugou refused ${path}: ${message || 'no reason given'} (error ${String(code)}).`, { error_code: code });
 }
+
+/** The web player's signed song search; its `data.lists`, unchecked beyond being an array. */
+async function searchLists(caps: Http, keyword: string, pageSize: number): Promise<unknown[]> {
+  const now = String(Date.now());
+  const query = signed({
+    bitrate: '0', clienttime: now, clientver: '2000', dfid: '-', inputtype: '0', iscorrection: '1', isfuzzy: '0', keyword,
+    mid: now, page: '1', pagesize: String(Math.min(Math.ceil(pageSize), MAX_PAGE_SIZE)), platform: 'WebFilter', privilege_filter: '0',
+    srcappid: '2919', tag: 'em', userid: '-1', uuid: now,
+  });
+  const body = await getJson(caps, SEARCH_BASE_URL, '/v2/search/song', query);
+  checkRefusal(body, '/v2/search/song', (status) => status === 1);
+  const data = body.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw shapeChanged('data');
+  const lists = (data as Record<string, unknown>).lists;
+  if (!Array.isArray(lists)) throw shapeChanged('data.lists');
+  return lists;
+}
+
+/** The singers of one search result (`Singers: [{ id, name }]`), checked; ids of 0 (a singer Kugou has no page for) are left out. */
+function singersOf(value: unknown, at: string): { id: number; name: string }[] {
+  const singers = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).Singers : undefined;
+  if (!Array.isArray(singers)) throw shapeChanged(`${at}.Singers`);
+  return singers.flatMap((singer, i) => {
+    const s = singer as Record<string, unknown> | null;
+    if (typeof s !== 'object' || s === null || typeof s.name !== 'string') throw shapeChanged(`${at}.Singers[${i}].name`);
+    const id = typeof s.id === 'string' ? Number(s.id) : s.id;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) throw shapeChanged(`${at}.Singers[${i}].id`);
+    return id > 0 ? [{ id, name: plain(s.name) }] : [];
+  });
+}
+
+/** Names compared as a listener would: case, width of spaces and surrounding blanks aside. */
+const sameName = (a: string, b: string) => a.replace(/\s+/g, ' ').trim().toLowerCase() === b.replace(/\s+/g, ' ').trim().toLowerCase();
 
 export default defineTagSource<KugouManifest>({
   async search({ title, artist, duration, limit }, caps) {
     // The album is left out of the keyword: Kugou matches every word, and a file's album name rarely matches its own.
     if (!title?.trim() || limit <= 0) return [];
     const keyword = [title.trim(), artist?.trim()].filter(Boolean).join(' ');
-    const now = String(Date.now());
-    const query = signed({
-      bitrate: '0', clienttime: now, clientver: '2000', dfid: '-', inputtype: '0', iscorrection: '1', isfuzzy: '0', keyword,
-      mid: now, page: '1', pagesize: String(Math.min(Math.ceil(limit), MAX_PAGE_SIZE)), platform: 'WebFilter', privilege_filter: '0',
-      srcappid: '2919', tag: 'em', userid: '-1', uuid: now,
-    });
-    const body = await getJson(caps, SEARCH_BASE_URL, '/v2/search/song', query);
-    checkRefusal(body, '/v2/search/song', (status) => status === 1);
-    const data = body.data;
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw shapeChanged('data');
-    const lists = (data as Record<string, unknown>).lists;
-    if (!Array.isArray(lists)) throw shapeChanged('data.lists');
-    const songs = lists.map((item, i) => song(item, `data.lists[${i}]`));
+    const songs = (await searchLists(caps, keyword, limit)).map((item, i) => song(item, `data.lists[${i}]`));
     // The file's duration, when known, puts the right edit first (radio edit vs album version, live takes).
     if (typeof duration === 'number' && duration > 0) {
       const distance = (s: KugouSong) => (s.Duration === null ? Number.POSITIVE_INFINITY : Math.abs(s.Duration - duration));
       songs.sort((a, b) => distance(a) - distance(b));
     }
     return songs.slice(0, limit).map(toSong);
+  },
+
+  /**
+   * Kugou has no singer search that needs no login, but its song search lists each song's singers with their
+   * ids: the singer named exactly as the keyword (else the first song's first singer) is looked up on
+   * `mobiles.kugou.com/api/v5/singer/info`, which has the picture template and the biography (`intro`).
+   */
+  async artist({ keyword }, caps) {
+    if (typeof keyword !== 'string' || !keyword.trim()) return null;
+    const singers = (await searchLists(caps, keyword.trim(), 10)).flatMap((item, i) => singersOf(item, `data.lists[${i}]`));
+    const singer = singers.find((s) => sameName(s.name, keyword)) ?? singers[0];
+    if (!singer) return null;
+    const body = await getJson(caps, SINGER_BASE_URL, '/api/v5/singer/info', { singerid: String(singer.id) });
+    checkRefusal(body, '/api/v5/singer/info', () => (body.error_code ?? body.errcode ?? 0) === 0 && body.status !== 0);
+    const info = body.data;
+    if (typeof info !== 'object' || info === null || Array.isArray(info)) throw shapeChanged('data');
+    const v = info as Record<string, unknown>;
+    if (typeof v.singername !== 'string') throw shapeChanged('data.singername');
+    if (v.imgurl !== undefined && v.imgurl !== null && typeof v.imgurl !== 'string') throw shapeChanged('data.imgurl');
+    if (v.intro !== undefined && v.intro !== null && typeof v.intro !== 'string') throw shapeChanged('data.intro');
+    return { name: plain(v.singername) || singer.name, image: fullCover((v.imgurl as string | null | undefined) ?? null), description: (v.intro as string | undefined)?.trim() || null };
   },
 
   async lyrics({ id }, caps) {
