@@ -66,6 +66,7 @@ function musicuAnswer(query: URLSearchParams): [number, string, unknown] {
 function lyricAnswer(mid: string): [number, string, unknown] {
   switch (mid) {
     case '0039MnYb0qxYhV': return [200, 'application/json', { retcode: 0, code: 0, subcode: 0, lyric: base64(LRC), trans: '' }];
+    case '000wrapped0000': return [200, 'application/javascript', `MusicJsonCallback(${JSON.stringify({ retcode: 0, code: 0, subcode: 0, lyric: base64('[0:01]纯音乐，请欣赏') })})`];
     case '000nolyric0000': return [200, 'application/json', { retcode: -1901, code: -1901, subcode: -1901, lyric: '', trans: '' }];
     case '000error000000': return [200, 'application/json', { retcode: -1310, code: -1310, subcode: -1310 }];
     case '000mangled0000': return [200, 'application/json', { retcode: 0, code: 0, lyric: '%%% not base64 %%%' }];
@@ -175,9 +176,11 @@ describe('qmusic: lyrics', () => {
     ].join('\n'));
   });
 
-  it('is null when QQ has no lyric (-1901), refuses an id that is not a mid, and reports other codes, bad base64, 5xx and a timeout', async () => {
+  it('is null when QQ has no lyric (-1901), unwraps a JSONP answer, refuses an id that is not a mid, and reports other codes, bad base64, 5xx and a timeout', async () => {
     const plugin = await load();
     await expect(plugin.invoke('lyrics', { id: '000nolyric0000' })).resolves.toBeNull();
+    // The web callback wrapper some fcg answers still carry is unwrapped.
+    await expect(plugin.invoke('lyrics', { id: '000wrapped0000' })).resolves.toBe('[00:01.00]纯音乐，请欣赏');
     const before = seen.length;
     await expect(plugin.invoke('lyrics', { id: '../etc/passwd' })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
     expect(seen.length).toBe(before);

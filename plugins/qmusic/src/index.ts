@@ -84,11 +84,14 @@ async function getText(caps: Caps, host: string, path: string, query: Record<str
   return String(body);
 }
 
+/** QQ's older fcg endpoints sometimes wrap the JSON in their web callback (`MusicJsonCallback({...})`) despite format=json. */
+const JSONP = /^\s*[A-Za-z_$][\w$]*\(([\s\S]*)\)\s*;?\s*$/;
+
 async function getJson(caps: Caps, host: string, path: string, query: Record<string, string | number>): Promise<Record<string, unknown>> {
   const text = await getText(caps, host, path, query);
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(JSONP.exec(text)?.[1] ?? text);
   } catch {
     throw shapeChanged('(not JSON)');
   }
