@@ -55,6 +55,10 @@ const ARTISTS = {
 let issued = 0;
 /** The token endpoint: the client's Basic credentials must be right; each token is a new value. */
 function tokenAnswer(request: SeenRequest): FakeAnswer {
+  const id = /^Basic (.*)$/.exec(request.headers.authorization ?? '')?.[1];
+  const client = id ? Buffer.from(id, 'base64').toString('utf8').split(':')[0] : '';
+  if (client === 'accounts-down') return [502, 'text/html', '<html>Bad Gateway</html>'];
+  if (client === 'accounts-changed') return [200, 'application/json', { token: 'x', token_type: 'Bearer' }];
   if (request.method !== 'POST' || request.body !== 'grant_type=client_credentials') return [400, 'application/json', { error: 'unsupported_grant_type', error_description: 'grant_type parameter is missing' }];
   if (request.headers.authorization !== BASIC) return [400, 'application/json', { error: 'invalid_client', error_description: 'Invalid client secret' }];
   issued += 1;
@@ -79,6 +83,7 @@ function searchAnswer(query: URLSearchParams, request: SeenRequest): FakeAnswer 
     case 'garbled': return [200, 'application/json', '{"tracks":'];
     case 'sparse': return [200, 'application/json', tracks([SPARSE, null])];
     case 'nothing': return [200, 'application/json', tracks([])];
+    case 'slow': return new Promise((resolve) => setTimeout(() => resolve([200, 'application/json', tracks([YESTERDAY])]), 3_000)) as never;
     default: return [200, 'application/json', tracks([YESTERDAY, YESTERDAY_LIVE])];
   }
 }
@@ -244,6 +249,21 @@ describe('spotify: the token', () => {
     await failure(plugin.invoke('search', search('Yesterday')));
     expect(since(k).map((r) => r.path)).toEqual(['/api/token']);
     expect(since(k)[0]!.headers.authorization).toBe(`Basic ${Buffer.from(`${other}:${CLIENT.client_secret}`).toString('base64')}`);
+  });
+});
+
+describe('spotify: failures of the token endpoint and timeouts', () => {
+  it('reports the accounts service\'s HTTP error, a token answer without access_token, and a search that does not answer in time', async () => {
+    let plugin = await load({ ...CLIENT, client_id: 'accounts-down' });
+    let error = await failure(plugin.invoke('search', search('Yesterday')));
+    expect(error).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_UPSTREAM', message: 'Spotify answered HTTP 502 to /api/token.', details: { status: 502 } });
+    plugin = await load({ ...CLIENT, client_id: 'accounts-changed' });
+    error = await failure(plugin.invoke('search', search('Yesterday')));
+    expect(error).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_UPSTREAM', message: 'response shape changed: access_token' });
+    plugin = await fake.load({ config: CLIENT }, { httpLimits: { timeoutMs: 400 } });
+    error = await failure(plugin.invoke('search', search('slow')));
+    expect(error.code).toBe('TAGSONIC_ERR_PLUGIN_HTTP_TIMEOUT');
+    await expect(plugin.invoke('search', search('Yesterday'))).resolves.toHaveLength(2);
   });
 });
 
