@@ -32,6 +32,15 @@ const SUNNY_DUET = {
 /** What NetEase knows of an obscure upload: no album, no numbers, no date (0), an artist without a name. */
 const SPARSE = { name: '晴天', id: 99, ar: [{ id: 0, name: null }], al: { id: 0, name: '', picUrl: null }, dt: 0, cd: '', no: 0, publishTime: 0 };
 
+/** `/api/v1/album/<id>`: the album (its `size` is the track count) and its songs with their discs. */
+const ALBUMS: Record<string, unknown> = {
+  '18905': { code: 200, resourceState: true, album: { id: 18905, name: '叶惠美', size: 11, publishTime: 1_059_580_800_000, company: '杰威尔音乐' },
+    songs: Array.from({ length: 11 }, (_, i) => ({ id: 186000 + i, name: `track ${i + 1}`, no: i + 1, cd: '01' })) },
+  // No size: the songs listed count, and the highest disc is the disc count.
+  '92511222': { code: 200, album: { id: 92_511_222, name: '地表最强演唱会', size: null },
+    songs: [{ id: 1, no: 1, cd: '1' }, { id: 2, no: 2, cd: '1' }, { id: 3, no: 1, cd: '2' }] },
+};
+
 const songs = (list: unknown[]) => ({ result: { searchQcReminder: null, songs: list, songCount: list.length }, code: 200 });
 
 /** A lyric as NetEase stores it: JSON credit lines first, millisecond stamps, one line with two stamps, a 1-digit fraction. */
@@ -79,6 +88,8 @@ function searchAnswer(query: URLSearchParams): FakeAnswer | Promise<FakeAnswer> 
     case 'noresult': return [200, 'application/json', { code: 200 }];
     case 'garbled': return [200, 'text/html', '<!DOCTYPE html><html>music.163.com</html>'];
     case 'sparse': return [200, 'application/json', songs([SPARSE])];
+    case 'albums': return [200, 'application/json', songs(Array.from({ length: 8 }, (_, i) => ({ ...SUNNY, id: i + 1, al: { id: 500 + i, name: `album ${i}`, picUrl: null } })))];
+    case 'lostalbum': return [200, 'application/json', songs([{ ...SUNNY, al: { ...SUNNY.al, id: 404 } }, { ...SUNNY_DUET, al: { ...SUNNY_DUET.al, id: 405 } }])];
     case 'nothing': return [200, 'application/json', { result: { songCount: 0 }, code: 200 }];
     case 'slow': return new Promise<FakeAnswer>((resolve) => setTimeout(() => resolve([200, 'application/json', songs([])]), 1500));
     default: return [200, 'application/json', songs([SUNNY, SUNNY_DUET])];
@@ -100,8 +111,14 @@ const fake = sourceFake('netease', (path, query) => {
   switch (path) {
     case '/api/cloudsearch/pc': return searchAnswer(query);
     case '/api/song/lyric': return lyricAnswer(query.get('id') ?? '');
+    case '/api/v1/album/404': return [500, 'text/html', '<html>error</html>'];
+    case '/api/v1/album/405': return [200, 'application/json', { code: 200, album: { size: '3' }, songs: [] }];
     case '/api/artist/head/info/get': return [200, 'application/json', query.get('id') === '6452' ? HEAD : { code: 200, data: { artist: null } }];
-    default: return [404, 'text/html', '<html>Not Found</html>'];
+    default: {
+      const album = /^\/api\/v1\/album\/(\d+)$/.exec(path)?.[1];
+      if (album) return [200, 'application/json', ALBUMS[album] ?? { code: 200, album: { id: Number(album), size: 0 }, songs: [] }];
+      return [404, 'text/html', '<html>Not Found</html>'];
+    }
   }
 });
 const { seen } = fake;
@@ -118,32 +135,51 @@ describe('netease: the built-in plugin', () => {
 });
 
 describe('netease: search', () => {
-  it('asks the cloud search with s=<title artist>, type=1, the limit and a browser Referer, and maps the songs with full-size covers', async () => {
+  it('asks the cloud search with s=<title artist>, type=1, the limit and a browser Referer, reads each album\'s counts, and maps the songs with full-size covers', async () => {
     const plugin = await fake.load();
+    const before = seen.length;
     const found = await plugin.invoke('search', search(' 晴天 ', { artist: '周杰伦', album: '叶惠美', limit: 15 }));
-    const request = seen.at(-1)!;
+    const request = seen[before]!;
+    expect(seen.slice(before + 1).map((r) => r.path).sort()).toEqual(['/api/v1/album/18905', '/api/v1/album/92511222']);
+    expect(seen.at(-1)!.headers.referer).toBe('https://music.163.com/');
     expect(request.path).toBe('/api/cloudsearch/pc');
     expect(Object.fromEntries(request.query)).toEqual({ s: '晴天 周杰伦', type: '1', limit: '15', offset: '0' });
     expect(request.headers.referer).toBe('https://music.163.com/');
     expect(request.headers['user-agent']).toMatch(/^Mozilla\/5\.0 /);
     expect(found).toEqual([
       { id: '186016', name: '晴天', artist: '周杰伦', album: '叶惠美', album_img: PIC.replace('http://', 'https://'), year: '2003-07-31',
-        tracknumber: 3, totaltracks: null, discnumber: 1, totaldiscs: null, duration: 269, resource: 'netease' },
+        tracknumber: 3, totaltracks: 11, discnumber: 1, totaldiscs: 1, duration: 269, resource: 'netease' },
       { id: '1463165983', name: '晴天 (Live)', artist: '周杰伦/五月天', album: '地表最强演唱会',
         album_img: 'https://p1.music.126.net/7Mq2vDbyNf3O1wqTuiR6rg==/109951165047210556.jpg', year: '2020-07-10',
-        tracknumber: 11, totaltracks: null, discnumber: 2, totaldiscs: null, duration: 285, resource: 'netease' },
+        tracknumber: 11, totaltracks: 3, discnumber: 2, totaldiscs: 2, duration: 285, resource: 'netease' },
     ]);
+  });
+
+  it('reads the counts of the first 5 distinct albums only, and an album NetEase will not describe leaves its counts null', async () => {
+    const plugin = await fake.load();
+    let before = seen.length;
+    const many = (await plugin.invoke('search', search('albums'))) as { totaltracks: number | null }[];
+    expect(seen.slice(before + 1).map((r) => r.path).sort()).toEqual([500, 501, 502, 503, 504].map((id) => `/api/v1/album/${id}`));
+    expect(many).toHaveLength(8);
+    expect(many.every((s) => s.totaltracks === null)).toBe(true);
+    before = seen.length;
+    const lost = (await plugin.invoke('search', search('lostalbum'))) as { id: string; totaltracks: number | null; totaldiscs: number | null }[];
+    expect(seen.length).toBe(before + 3);
+    expect(lost.map((s) => [s.id, s.totaltracks, s.totaldiscs])).toEqual([['186016', null, null], ['1463165983', null, null]]);
   });
 
   it('gives null for what NetEase does not know, [] when nothing matches, caps the limit at 100, and asks nothing without a title', async () => {
     const plugin = await fake.load();
+    const start = seen.length;
     await expect(plugin.invoke('search', search('sparse'))).resolves.toEqual([
       { id: '99', name: '晴天', artist: null, album: null, album_img: null, year: null, tracknumber: null, totaltracks: null,
         discnumber: null, totaldiscs: null, duration: null, resource: 'netease' },
     ]);
+    expect(seen.length).toBe(start + 1); // no album to read
     await expect(plugin.invoke('search', search('nothing'))).resolves.toEqual([]);
+    const from = seen.length;
     const one = (await plugin.invoke('search', search('晴天', { limit: 500 }))) as unknown[];
-    expect(seen.at(-1)!.query.get('limit')).toBe('100');
+    expect(seen[from]!.query.get('limit')).toBe('100');
     expect(one).toHaveLength(2);
     await expect(plugin.invoke('search', search('晴天', { limit: 1 }))).resolves.toHaveLength(1);
     const before = seen.length;

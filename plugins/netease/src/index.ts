@@ -3,6 +3,8 @@
  * web player use without login or encryption:
  * - `search`: `GET /api/cloudsearch/pc?s=<title artist>&type=1&limit=N&offset=0` — the "cloud search" answers
  *   songs in the new compact shape (`ar`, `al`, `dt`, `no`, `cd`, `publishTime`), with the album's cover URL.
+ *   The search has no album sizes, so the first few distinct albums are read from `GET /api/v1/album/<id>` for
+ *   `totaltracks` (`album.size`) and `totaldiscs` (the highest `cd` of its songs).
  * - `lyrics`: `GET /api/song/lyric?id=<song id>&lv=-1&kv=-1&tv=-1` — the LRC (`lrc.lyric`), normalised here.
  * - `artist`: `GET /api/cloudsearch/pc?type=100` for the artist and picture, then
  *   `GET /api/artist/head/info/get?id=<artist id>` for the biography (`briefDesc`).
@@ -16,7 +18,7 @@
  * whose own `code` is not 200 (NetEase answers HTTP 200 with `{"code":-460,"message":"Cheating"}` when it blocks
  * a client) is reported with that code.
  */
-import { defineTagSource, PluginError, type ArtistInfo, type HttpCapability, type Manifest, type SearchResultSong } from '@tagsonic/sdk';
+import { defineTagSource, PluginError, type ArtistInfo, type HttpCapability, type LogCapability, type Manifest, type SearchResultSong } from '@tagsonic/sdk';
 import manifest from '../manifest.json' with { type: 'json' };
 import { normaliseLrc } from './lrc.ts';
 
@@ -32,6 +34,13 @@ const HEADERS = {
 
 /** The cloud search answers at most 100 results per page. */
 const MAX_LIMIT = 100;
+
+/**
+ * How many distinct albums of a search are read for their track and disc counts: the candidates a user looks at
+ * first, at one request each (the runtime paces requests, so reading every album of 20 candidates would take
+ * seconds); later candidates keep `null` counts.
+ */
+const ALBUM_DETAILS = 5;
 
 /** Search `type` values: 1 songs, 100 artists. */
 const SONGS = 1;
@@ -49,6 +58,8 @@ interface NeteaseSong {
   id: number;
   name: string;
   artists: string[];
+  /** The album's id, 0 when the song has none. */
+  albumId: number;
   album: string | null;
   picUrl: string | null;
   /** Milliseconds. */
@@ -111,6 +122,7 @@ function song(value: unknown, at: string): NeteaseSong {
     id: value.id,
     name: value.name,
     artists: artists.filter((name): name is string => !!name?.trim()),
+    albumId: al ? (optional(al, 'id', 'number', field('al.id')) ?? 0) : 0,
     album: al ? optional(al, 'name', 'string', field('al.name')) : null,
     picUrl: al ? optional(al, 'picUrl', 'string', field('al.picUrl')) : null,
     dt: optional(value, 'dt', 'number', field('dt')),
@@ -138,18 +150,57 @@ const positive = (n: string | number | null): number | null => {
   return value !== null && Number.isInteger(value) && value > 0 ? value : null;
 };
 
-const toSong = (s: NeteaseSong): SearchResultSong => ({
+/** An album's track and disc counts; `null` where NetEase does not say. */
+interface AlbumCounts {
+  tracks: number | null;
+  discs: number | null;
+}
+
+/**
+ * The counts of album `id` from `/api/v1/album/<id>`: `album.size`, else the number of songs listed, and the
+ * highest disc (`cd`) among them. Throws like every call here; the caller decides what a failure means.
+ */
+async function albumCounts(caps: Caps, id: number): Promise<AlbumCounts> {
+  const json = await getJson(caps, `/api/v1/album/${id}`, {});
+  if (!isObject(json.album)) throw shapeChanged('album');
+  const size = json.album.size ?? null;
+  if (size !== null && typeof size !== 'number') throw shapeChanged('album.size');
+  const songs = json.songs ?? [];
+  if (!Array.isArray(songs)) throw shapeChanged('songs');
+  const discs = songs.map((s) => (isObject(s) && (typeof s.cd === 'string' || typeof s.cd === 'number') ? positive(s.cd) ?? 0 : 0));
+  const highest = Math.max(0, ...discs);
+  return { tracks: positive(size) ?? (songs.length > 0 ? songs.length : null), discs: highest > 0 ? highest : null };
+}
+
+/**
+ * Counts for the first {@link ALBUM_DETAILS} distinct albums among `songs`, by album id. Best effort: an album
+ * NetEase will not describe (an error, a changed shape) only leaves its counts `null` and is logged, because the
+ * candidates themselves are fine.
+ */
+async function albumsOf(caps: Caps & { log: LogCapability }, songs: NeteaseSong[]): Promise<Map<number, AlbumCounts>> {
+  const ids = [...new Set(songs.map((s) => s.albumId).filter((id) => Number.isSafeInteger(id) && id > 0))].slice(0, ALBUM_DETAILS);
+  const counts = new Map<number, AlbumCounts>();
+  await Promise.all(ids.map(async (id) => {
+    try {
+      counts.set(id, await albumCounts(caps, id));
+    } catch (error) {
+      caps.log.warn('album counts unavailable', { albumId: id, error: error instanceof Error ? error.message : String(error) });
+    }
+  }));
+  return counts;
+}
+
+const toSong = (s: NeteaseSong, album: AlbumCounts | undefined): SearchResultSong => ({
   id: String(s.id),
   name: s.name,
   artist: s.artists.length > 0 ? s.artists.join('/') : null,
   album: s.album?.trim() || null,
   album_img: fullImage(s.picUrl),
   year: dateOf(s.publishTime),
-  // The cloud search has no album track or disc counts; asking the album API per candidate would multiply requests.
   tracknumber: positive(s.no),
-  totaltracks: null,
+  totaltracks: album?.tracks ?? null,
   discnumber: positive(s.cd),
-  totaldiscs: null,
+  totaldiscs: album?.discs ?? null,
   duration: s.dt !== null && s.dt > 0 ? Math.round(s.dt / 1000) : null,
   resource: manifest.id,
 });
@@ -170,10 +221,11 @@ export default defineTagSource<NeteaseManifest>({
   async search({ title, artist, limit }, caps) {
     if (!title?.trim() || limit <= 0) return [];
     const json = await getJson(caps, '/api/cloudsearch/pc', { s: term(title, artist), type: SONGS, limit: Math.min(Math.ceil(limit), MAX_LIMIT), offset: 0 });
-    return resultList(json, 'songs')
+    const songs = resultList(json, 'songs')
       .map((item, i) => song(item, `result.songs[${i}]`))
-      .slice(0, limit)
-      .map(toSong);
+      .slice(0, limit);
+    const albums = await albumsOf(caps, songs);
+    return songs.map((s) => toSong(s, albums.get(s.albumId)));
   },
 
   async lyrics({ id }, caps) {
