@@ -63,7 +63,7 @@ const echo = (version = '1.0.0', extra = ''): PluginPackage => ({
   manifest: manifest({ version }),
   code: `module.exports = {
     search: async (o) => [
-      { id: '7', name: o.title + ' (Live)', artist: 'Someone Else', album: o.album, album_img: null, year: 2001, tracknumber: 3, totaltracks: 10,
+      { id: '7', name: o.title + ' (Live)', artist: 'Someone Else', album: o.album, album_img: null, year: 2001, tracknumber: '03/10', totaltracks: 10,
         discnumber: 1, totaldiscs: 1, duration: o.duration ?? null, resource: '' },
       { id: '8', name: o.title, artist: o.artist, album: null, album_img: null, year: null, tracknumber: null, totaltracks: null,
         discnumber: null, totaldiscs: null, resource: 'v${version}' },
@@ -92,7 +92,7 @@ describe('plugin pool', () => {
     await makeAudio(file, { seconds: 2 });
     const songs = await makePool().searchSongs('echo', { title: 'Yesterday', artist: 'The Beatles', album: 'Help!', path: 'song.mp3' });
     expect(songs).toHaveLength(2);
-    expect(songs[0]).toMatchObject({ id: '7', name: 'Yesterday (Live)', year: '2001', resource: 'echo', title_score: 1, artist_score: -2, album_score: 2 });
+    expect(songs[0]).toMatchObject({ id: '7', name: 'Yesterday (Live)', year: '2001', tracknumber: 3, totaltracks: 10, resource: 'echo', title_score: 1, artist_score: -2, album_score: 2 });
     expect(songs[0].duration).toBeCloseTo(2, 0);
     expect(songs[1]).toMatchObject({ id: '8', resource: 'v1.0.0', title_score: 2, artist_score: 2, album_score: 0, duration: null });
     // Outside the media roots, or empty title: refused before the plugin runs.

@@ -21,6 +21,7 @@ import { folderStateRoutes } from './routes/folder-state.ts';
 import { previewRegexRoutes } from './routes/preview-regex.ts';
 import { recordRoutes } from './routes/record.ts';
 import { eventRoutes } from './routes/events.ts';
+import { scrapeRoutes } from './routes/scrape.ts';
 import { registerSubsonic } from './subsonic/index.ts';
 import { RequestLog } from './request-log.ts';
 
@@ -62,6 +63,7 @@ export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions 
     await previewRegexRoutes(dashboardApi);
     await recordRoutes(dashboardApi, ctx);
     await eventRoutes(dashboardApi, ctx);
+    await scrapeRoutes(dashboardApi, ctx);
   });
   await healthRoutes(app, ctx);
   await registerSubsonic(app, ctx);

@@ -210,6 +210,7 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_BUS_NO_RESPONDER: { zh: '没有正在运行的后台 worker，无法处理该请求', en: 'No worker is running to handle this request.' },
   TAGSONIC_ERR_BUS_TIMEOUT: { zh: '后台处理超时，请稍后再试', en: 'The worker did not answer in time; try again shortly.' },
   TAGSONIC_ERR_SCRAPE_TITLE_REQUIRED: { zh: '标题不能为空！', en: 'The title cannot be empty.' },
+  TAGSONIC_ERR_SCRAPE_LYRIC_REQUIRED: { zh: '歌词不能为空！', en: 'The lyrics cannot be empty.' },
   TAGSONIC_ERR_PLUGIN_NOT_A_SOURCE: { zh: '该插件不是标签数据源', en: 'This plugin is not a tag source.' },
   TAGSONIC_ERR_PLUGIN_SOURCE_LOOP: { zh: '数据源不能搜索它自己', en: 'A source cannot search itself.' },
   TAGSONIC_ERR_PLUGIN_RESULT_INVALID: { zh: '插件返回的结果格式不正确，请更新该插件', en: "The plugin's answer is not in the expected form; update the plugin." },

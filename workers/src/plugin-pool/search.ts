@@ -51,20 +51,28 @@ export function scoreSongs(resource: string, query: SearchOptions, result: JsonV
     const candidate: SearchResultSong = {
       id: song.id === undefined || song.id === null ? '' : String(song.id),
       name: song.name,
-      artist: song.artist ?? null,
-      album: song.album ?? null,
-      album_img: song.album_img ?? null,
+      artist: optionalText(song.artist),
+      album: optionalText(song.album),
+      album_img: optionalText(song.album_img),
       year: song.year === undefined || song.year === null ? null : String(song.year),
-      tracknumber: song.tracknumber ?? null,
-      totaltracks: song.totaltracks ?? null,
-      discnumber: song.discnumber ?? null,
-      totaldiscs: song.totaldiscs ?? null,
-      duration: song.duration ?? null,
+      tracknumber: count(song.tracknumber),
+      totaltracks: count(song.totaltracks),
+      discnumber: count(song.discnumber),
+      totaldiscs: count(song.totaldiscs),
+      duration: typeof song.duration === 'number' && Number.isFinite(song.duration) && song.duration > 0 ? song.duration : null,
       resource: typeof song.resource === 'string' && song.resource !== '' ? song.resource : resource,
     };
     return { ...candidate, ...scoreCandidate(file, candidate) };
   });
 }
+
+/** A track or disc number or count as a positive integer; a source's "3/12" or "03" is 3; anything else null. */
+function count(value: unknown): number | null {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number.parseInt(value, 10) : Number.NaN;
+  return Number.isInteger(n) && n > 0 ? n : null;
+}
+
+const optionalText = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null);
 
 const resultInvalid = (pluginId: string, what: string) =>
   new TagsonicError('unavailable', PLUGIN_RESULT_INVALID, `The plugin ${pluginId} answered a search with something else than candidates: ${what}.`, {
