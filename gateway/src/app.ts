@@ -22,6 +22,7 @@ import { previewRegexRoutes } from './routes/preview-regex.ts';
 import { recordRoutes } from './routes/record.ts';
 import { eventRoutes } from './routes/events.ts';
 import { scrapeRoutes } from './routes/scrape.ts';
+import { pluginRoutes } from './routes/plugins.ts';
 import { registerSubsonic } from './subsonic/index.ts';
 import { RequestLog } from './request-log.ts';
 
@@ -64,6 +65,7 @@ export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions 
     await recordRoutes(dashboardApi, ctx);
     await eventRoutes(dashboardApi, ctx);
     await scrapeRoutes(dashboardApi, ctx);
+    await pluginRoutes(dashboardApi, ctx);
   });
   await healthRoutes(app, ctx);
   await registerSubsonic(app, ctx);

@@ -221,6 +221,22 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_LLM_UNREACHABLE: { zh: '无法连接大模型服务，请检查 llm_base_url', en: 'The language model cannot be reached; check its address.' },
   TAGSONIC_ERR_LLM_HTTP: { zh: '大模型服务返回错误，请检查 API Key 和模型名称', en: 'The language model answered with an error; check the API key and the model.' },
   TAGSONIC_ERR_LLM_BAD_RESPONSE: { zh: '大模型返回的翻译格式不正确，请重试或更换模型', en: "The language model's answer is not a usable translation; try again or use another model." },
+  // Plugin registry and uploaded packages (/mod, /actionMod)
+  TAGSONIC_ERR_PLUGIN_VERSION_EXISTS: { zh: '该版本已安装且代码不同，请提高版本号后再上传', en: 'This version is already installed with different code; raise the version and upload again.' },
+  TAGSONIC_ERR_PLUGIN_VERSION_NOT_FOUND: { zh: '插件没有这个版本', en: 'The plugin has no such version.' },
+  TAGSONIC_ERR_PLUGIN_BUILTIN_VERSION: { zh: '内置插件随 Tagsonic 提供，不能删除（可以停用）', en: 'A built-in plugin ships with Tagsonic and cannot be removed (disable it instead).' },
+  TAGSONIC_ERR_PLUGIN_KIND_CHANGED: { zh: '新版本不能改变插件类型（数据源 / 批量操作），请换一个插件 ID', en: 'A new version cannot change the plugin kind (source / batch action); use another plugin id.' },
+  TAGSONIC_ERR_PLUGIN_BASE_URL_INVALID: { zh: '地址必须以 http:// 或 https:// 开头，且不能包含用户名和密码', en: 'The address must start with http:// or https:// and hold no user name or password.' },
+  TAGSONIC_ERR_PLUGIN_BUSY: { zh: '插件正在被他人修改，请稍后再试', en: 'Someone else is changing this plugin right now; try again.' },
+  TAGSONIC_ERR_PLUGIN_PACKAGE_UNSUPPORTED_TYPE: { zh: '插件包必须是 .zip 或单个 .js 文件', en: 'A plugin package is a .zip or a single .js file.' },
+  TAGSONIC_ERR_PLUGIN_PACKAGE_TOO_LARGE: { zh: '插件包过大（上传最多 2 MiB，脚本最多 4 MiB）', en: 'The plugin package is too large (at most 2 MiB uploaded, 4 MiB of script).' },
+  TAGSONIC_ERR_PLUGIN_PACKAGE_UNPACKED_TOO_LARGE: { zh: '插件包解压后超过 8 MiB，已拒绝', en: 'The plugin package unpacks to more than 8 MiB and was refused.' },
+  TAGSONIC_ERR_PLUGIN_PACKAGE_TOO_MANY_ENTRIES: { zh: '插件包内文件过多（最多 200 个）', en: 'The plugin package holds too many files (at most 200).' },
+  TAGSONIC_ERR_PLUGIN_PACKAGE_UNSAFE_PATH: { zh: '插件包含有不安全的路径（../ 或绝对路径），已拒绝', en: 'The plugin package holds an unsafe path (../ or an absolute path) and was refused.' },
+  TAGSONIC_ERR_PLUGIN_PACKAGE_SYMLINK: { zh: '插件包含有符号链接，已拒绝', en: 'The plugin package holds a symbolic link and was refused.' },
+  TAGSONIC_ERR_PLUGIN_PACKAGE_CORRUPT: { zh: '插件包已损坏或无法读取', en: 'The plugin package is damaged or cannot be read.' },
+  TAGSONIC_ERR_PLUGIN_PACKAGE_NO_MANIFEST: { zh: '插件包中没有清单（manifest.json）', en: 'The plugin package has no manifest (manifest.json).' },
+  TAGSONIC_ERR_PLUGIN_PACKAGE_NO_ENTRY: { zh: '插件包中缺少清单指定的入口文件', en: "The plugin package lacks the entry file its manifest names." },
 };
 
 /**
