@@ -53,7 +53,8 @@ export function ScrapeResults() {
   else if (status === 'error') {
     body = (
       <Callout intent="danger" icon="error" title={t('搜索失败！')} className="ts-scrape-error" data-testid="scrape-error">
-        {error}
+        <div>{error?.text}</div>
+        {error?.detail ? <div className="ts-small ts-muted ts-scrape-error-detail">{error.detail}</div> : null}
       </Callout>
     );
   } else if (results.length === 0) body = <NonIdealState icon="search" description={t('暂无信息')} />;
@@ -62,19 +63,19 @@ export function ScrapeResults() {
       <table className="ts-scrape-table" data-testid="scrape-table">
         <thead>
           <tr>
-            <th aria-label={t('复制整行')} />
+            <th className="ts-scrape-tight" aria-label={t('复制整行')} />
             <th>{t('封面')}</th>
             <th>{t('标题/艺术家')}</th>
             <th>{t('专辑|字段')}</th>
-            <th>{t('歌词')}</th>
-            <th>{t('音轨/碟片')}</th>
-            <th>{t('年份')}</th>
+            <th className="ts-scrape-tight">{t('歌词')}</th>
+            <th className="ts-scrape-tight">{t('音轨/碟片')}</th>
+            <th className="ts-scrape-tight">{t('年份')}</th>
           </tr>
         </thead>
         <tbody>
           {results.map((song) => (
             <tr key={`${song.resource}:${song.id}`} data-song={song.id}>
-              <td>
+              <td className="ts-scrape-tight">
                 <Button
                   size="small"
                   variant="minimal"
@@ -102,15 +103,15 @@ export function ScrapeResults() {
                 {cell(song, 'title', song.name ?? '', song.title_score)}
                 {cell(song, 'artist', song.artist ?? '', song.artist_score)}
               </td>
-              <td>{cell(song, 'album', song.album ?? '', song.album_score)}</td>
-              <td>
-                <Button size="small" icon="align-left" text={t('歌词')} onClick={() => void scrape.showLyric(song)} data-testid="show-lyric" />
+              <td className="ts-scrape-album">{cell(song, 'album', song.album ?? '', song.album_score)}</td>
+              <td className="ts-scrape-tight">
+                <Button className="ts-scrape-lyrics" size="small" icon="align-left" text={t('歌词')} aria-label={t('歌词')} onClick={() => void scrape.showLyric(song)} data-testid="show-lyric" />
               </td>
-              <td className="ts-scrape-stack">
+              <td className="ts-scrape-stack ts-scrape-tight">
                 {cell(song, 'track', ofTotal(song.tracknumber, song.totaltracks))}
                 {cell(song, 'disc', ofTotal(song.discnumber, song.totaldiscs))}
               </td>
-              <td>{cell(song, 'year', yearOf(song.year))}</td>
+              <td className="ts-scrape-tight">{cell(song, 'year', yearOf(song.year))}</td>
             </tr>
           ))}
         </tbody>

@@ -20,8 +20,11 @@ interface ScrapeState {
   query: LookupQuery | null;
   status: 'idle' | 'loading' | 'done' | 'error';
   results: ScoredSong[];
-  /** The failure in the interface language (catalogue text by code, else the server's words). */
-  error: string | null;
+  /**
+   * The failure: `text` in the interface language (catalogue text by code), `detail` the server's own words
+   * when they say more (a source's "iTunes answered HTTP 503 to /search." names what broke).
+   */
+  error: { text: string; detail: string } | null;
   /** Candidate ids whose lyric or cover is being fetched. */
   busy: Record<string, boolean>;
   /** The lyric shown for a candidate (lyrics button), once fetched. */
@@ -95,7 +98,9 @@ export const useScrape = create<ScrapeState>()((set, get) => {
         if (!controller.signal.aborted) set({ status: 'done', results });
       } catch (e) {
         if (controller.signal.aborted) return;
-        set({ status: 'error', error: isApiError(e) || e instanceof Error ? e.message : String(e) });
+        const text = e instanceof Error ? e.message : String(e);
+        const said = isApiError(e) ? e.details.serverMessage : '';
+        set({ status: 'error', error: { text, detail: said && said !== text ? said : '' } });
       }
     },
 
