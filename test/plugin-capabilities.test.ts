@@ -6,9 +6,13 @@
  * Security cases: `..`, absolute paths outside, symlinks out of the roots, ungranted capabilities, a read
  * grant asked to write.
  */
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MediaRoots } from '@tagsonic/core/media';
 import { openEmbeddedStore, type Store } from '@tagsonic/core/store';
@@ -16,6 +20,8 @@ import { createTagJournal, readTags, TAG_JOURNAL_COLLECTION, type TagJournal } f
 import type { Permissions } from '@tagsonic/sdk';
 import { loadPlugin, type LoadedPlugin, type PluginHostServices } from '@tagsonic/workers/plugin-runtime';
 import { makeAudio, probeTags } from './support/audio.ts';
+
+const run = promisify(execFile);
 
 const CODE = `
 const at = (caps, p) => p.split('.').reduce((o, k) => (o == null ? undefined : o[k]), caps);
@@ -239,4 +245,47 @@ describe('text, kv, progress, match, sources', () => {
     expect(await plugin.call('sources.search', { id: 'netease', query: { title: 'Yesterday' } })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_DENIED' });
     expect(asked).toEqual(['itunes:Yesterday']);
   });
+});
+
+describe('bytes across the sandbox', () => {
+  it('http.fetch with responseType bytes gives the plugin a Uint8Array, and a Uint8Array in a result reaches the host', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 255]);
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cover.png`;
+      const manifest = { id: 'coverbot', name: 'Cover bot', version: '1.0.0', description: 'Fetches a cover.', kind: 'batch-action', entry: 'index.js', permissions: { http: { hosts: [{ host: '127.0.0.1', reason: 'The test server' }] } } };
+      const code = `exports.cover = async ({ url }, caps) => {
+        const { body } = await caps.http.fetch({ url, responseType: 'bytes' });
+        return { isBytes: body instanceof Uint8Array, signature: Array.from(body.subarray(1, 4)), cover: { mime: 'image/png', data: body } };
+      };`;
+      const plugin = loadPlugin({ manifest, code, env: {} });
+      loaded.push(plugin);
+      const result = await plugin.invoke('cover', { url }) as { isBytes: boolean; signature: number[]; cover: { data: Uint8Array } };
+      expect(result).toMatchObject({ isBytes: true, signature: [0x50, 0x4e, 0x47] });
+      expect(result.cover.data).toBeInstanceOf(Uint8Array);
+      expect(Buffer.from(result.cover.data).equals(png)).toBe(true);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('tags.read hands the embedded cover over as bytes and tags.write takes them back', async () => {
+    const file = inMedia('Album', 'cover.flac');
+    await makeAudio(file, { seconds: 1, tags: { title: 'Covered' } });
+    await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=64x64:duration=1', '-frames:v', '1', path.join(dir, 'cover.png')]);
+    const png = await readFile(path.join(dir, 'cover.png'));
+    const code = `exports.roundtrip = async ({ path, png }, caps) => {
+      await caps.tags.write({ path, tags: { artwork: { mime: 'image/png', data: png } } });
+      const { artwork } = await caps.tags.read({ path });
+      return { isBytes: artwork.data instanceof Uint8Array, artwork };
+    };`;
+    const manifest = { id: 'coverwriter', name: 'Cover writer', version: '1.0.0', description: 'Writes a cover.', kind: 'batch-action', entry: 'index.js', permissions: { tags: { access: 'write', reason: 'w' } } };
+    const writer = loadPlugin({ manifest, code, env: {}, host: { roots, journal, store } });
+    loaded.push(writer);
+    const result = await writer.invoke('roundtrip', { path: file, png: new Uint8Array(png) }) as { isBytes: boolean; artwork: { mime: string; data: Uint8Array } };
+    expect(result.isBytes).toBe(true);
+    expect(result.artwork.mime).toBe('image/png');
+    expect(Buffer.from(result.artwork.data).equals(png)).toBe(true);
+  }, 30_000);
 });

@@ -2,10 +2,12 @@
  * The code the host runs inside each fresh context before the plugin's own code. It takes the host's
  * Reference out of the global object into a closure no plugin code can see (the plugin's code is a separate
  * script, so it shares no scope with this one), captures the intrinsics it relies on before the plugin can
- * replace them, and returns the runner the host calls. Everything that crosses is a JSON string; ivm options
+ * replace them, and returns the runner the host calls. Everything that crosses is a JSON string, plus copies of
+ * the Uint8Arrays it referenced (see json.ts); ivm options
  * objects have a null prototype so a plugin's `Object.prototype` setters cannot change how a value crosses.
  *
- * Runner: `run(exportName, optionsJson, capabilityShapeJson, maxResultChars)` → JSON of `{ ok: true, value }` or
+ * Runner: `run(exportName, optionsJson, optionsBytes, capabilityShapeJson, maxResultChars, bytesMarker)` →
+ * `[json, bytes]`, the JSON of `{ ok: true, value }` or
  * `{ ok: false, code, message, pluginCode?, pluginDetails? }` (codes: compile | noExport | resultTooLarge | threw;
  * `pluginCode` and `pluginDetails` are the `code` and `details` of what the plugin threw, unchecked). Capabilities reach the plugin as a frozen nested object of plain
  * async functions and constants, e.g. `http.fetch(url)`, `http.baseUrl`. The exports are `module.exports`, or its
@@ -27,11 +29,34 @@ export const BOOTSTRAP_SOURCE = `(function () {
   delete g.${HOST_GLOBAL};
   const hostApply = host.apply.bind(host);
   const { stringify, parse } = JSON;
-  const { freeze, hasOwn, defineProperty, keys } = Object;
+  const { freeze, hasOwn, defineProperty, keys, getPrototypeOf, getOwnPropertyDescriptor } = Object;
   const apply = Reflect.apply;
   const ErrorCtor = Error;
   const StringCtor = String;
   const isObjectValue = (o) => o !== null && typeof o === 'object';
+  // Bytes: a Uint8Array is recognised by its internal slot (TypedArray's toStringTag getter, captured now),
+  // not by instanceof or a property the plugin could fake, and copied before it crosses.
+  const U8 = Uint8Array;
+  const typedArrayTag = getOwnPropertyDescriptor(getPrototypeOf(U8.prototype), Symbol.toStringTag).get;
+  const isBytes = (v) => isObjectValue(v) && apply(typedArrayTag, v, []) === 'Uint8Array';
+  let marker = null; // this invocation's bytes marker, from the host (see json.ts)
+  const encode = (value) => {
+    const bytes = [];
+    let size = 0;
+    const text = stringify(value, function (key, v) {
+      const raw = this[key];
+      if (!isBytes(raw)) return v;
+      const copy = new U8(raw);
+      const index = bytes.length;
+      defineProperty(bytes, index, { __proto__: null, value: copy, writable: true, enumerable: true, configurable: true });
+      size += copy.length;
+      return { __proto__: null, [marker]: index };
+    });
+    return { text: text === undefined ? 'null' : text, bytes, size };
+  };
+  const decode = (text, bytes) => parse(text, function (key, v) {
+    return isObjectValue(v) && hasOwn(v, marker) ? bytes[v[marker]] : v;
+  });
   const copyBoth = { __proto__: null, arguments: { __proto__: null, copy: true }, result: { __proto__: null, promise: true, copy: true } };
   let factory = null;
   defineProperty(g, '${DEFINE_GLOBAL}', {
@@ -42,7 +67,9 @@ export const BOOTSTRAP_SOURCE = `(function () {
   // A host failure with a code arrives as the SDK's PluginError would look across realms (name and code), so
   // the plugin's isPluginError() recognises it and the plugin can catch, inspect and rethrow it.
   const call = async (path, args) => {
-    const envelope = parse(await hostApply(undefined, [path, stringify(args)], copyBoth));
+    const out = encode(args);
+    const reply = await hostApply(undefined, [path, out.text, out.bytes], copyBoth);
+    const envelope = decode(reply[0], reply[1]);
     if (envelope.ok === true) return envelope.value;
     const error = new ErrorCtor(envelope.message);
     if (typeof envelope.code === 'string') {
@@ -81,9 +108,10 @@ export const BOOTSTRAP_SOURCE = `(function () {
     (typeof pluginCode === 'string' ? ',"pluginCode":' + stringify(pluginCode.slice(0, 100)) : '') +
     (typeof pluginDetails === 'string' ? ',"pluginDetails":' + pluginDetails : '') + '}';
 
-  return async function run(name, optionsJson, shapeJson, maxResultChars) {
+  return async function run(name, optionsJson, optionsBytes, shapeJson, maxResultChars, bytesMarker) {
+    marker = bytesMarker;
     try {
-      if (factory === null) return fail('compile', 'the plugin did not load');
+      if (factory === null) return [fail('compile', 'the plugin did not load'), []];
       const module = { exports: {} };
       apply(factory, module.exports, [module, module.exports]);
       const isObject = (o) => o !== null && (typeof o === 'object' || typeof o === 'function');
@@ -93,12 +121,11 @@ export const BOOTSTRAP_SOURCE = `(function () {
         exported = exported.default;
       }
       const fn = isObject(exported) && hasOwn(exported, name) ? exported[name] : undefined;
-      if (typeof fn !== 'function') return fail('noExport', 'the plugin exports no function named ' + name);
-      const value = await apply(fn, exported, [parse(optionsJson), build(parse(shapeJson))]);
-      let text = value === undefined ? 'null' : stringify(value);
-      if (text === undefined) text = 'null';
-      if (text.length > maxResultChars) return fail('resultTooLarge', 'the result is larger than ' + maxResultChars + ' characters of JSON');
-      return '{"ok":true,"value":' + text + '}';
+      if (typeof fn !== 'function') return [fail('noExport', 'the plugin exports no function named ' + name), []];
+      const value = await apply(fn, exported, [decode(optionsJson, optionsBytes), build(parse(shapeJson))]);
+      const out = encode(value);
+      if (out.text.length + out.size > maxResultChars) return [fail('resultTooLarge', 'the result is larger than ' + maxResultChars + ' characters of JSON and bytes'), []];
+      return ['{"ok":true,"value":' + out.text + '}', out.bytes];
     } catch (error) {
       let message;
       let pluginCode;
@@ -118,7 +145,7 @@ export const BOOTSTRAP_SOURCE = `(function () {
       } catch {
         // details that cannot be copied are left out
       }
-      return fail('threw', message.slice(0, 2000), pluginCode, pluginDetails);
+      return [fail('threw', message.slice(0, 2000), pluginCode, pluginDetails), []];
     }
   };
 })()`;

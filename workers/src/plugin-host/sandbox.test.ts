@@ -344,4 +344,52 @@ describe('plugin sandbox', () => {
     await expect(s.invoke('ok')).resolves.toBe(1);
     expect(s.stats()).toMatchObject({ disabled: false, consecutiveFailures: 0, calls: 5 });
   });
+
+  it('carries Uint8Array bytes both ways: options, capability arguments and results, and plugin results', async () => {
+    const received: unknown[] = [];
+    const s = sandbox({
+      code: `exports.run = async ({ input }, { files }) => {
+        const read = await files.read({ path: 'a' });
+        const echoed = await files.write({ data: new Uint8Array([9, 8, 7]), nested: [{ cover: read.data.subarray(1) }] });
+        return { sawInput: input instanceof Uint8Array ? Array.from(input) : typeof input, sawRead: read.data instanceof Uint8Array, length: read.data.length, echoed, cover: read.data };
+      };`,
+      capabilities: {
+        files: {
+          read: () => ({ data: Buffer.from([1, 2, 3, 255]) }),
+          write: (args) => { received.push(args[0]); return 'ok'; },
+        },
+      },
+    });
+    const result = await s.invoke('run', { input: new Uint8Array([4, 5]) }) as Record<string, unknown>;
+    expect(result).toEqual({ sawInput: [4, 5], sawRead: true, length: 4, echoed: 'ok', cover: new Uint8Array([1, 2, 3, 255]) });
+    expect(result.cover).toBeInstanceOf(Uint8Array);
+    expect(received).toEqual([{ data: new Uint8Array([9, 8, 7]), nested: [{ cover: new Uint8Array([2, 3, 255]) }] }]);
+    expect((received[0] as { data: unknown }).data).toBeInstanceOf(Uint8Array);
+  });
+
+  it('bytes cannot be forged: marker-like keys from the plugin or a host value stay plain objects, a fake Uint8Array is JSON', async () => {
+    const s = sandbox({
+      code: `exports.run = async (_o, { echo }) => {
+        const back = await echo.value({ __tagsonic_bytes_0: 0 });
+        const fake = { length: 2, 0: 1, 1: 2 };
+        Object.setPrototypeOf(fake, Uint8Array.prototype);
+        Uint8Array.prototype.toJSON = () => 'patched';
+        return { back, fromHost: await echo.host(), fake: (() => { try { return JSON.stringify(fake); } catch (e) { return 'unreadable'; } })(), real: new Uint8Array([1]) };
+      };`,
+      capabilities: { echo: { value: (args) => args[0], host: () => ({ __tagsonic_bytes_0: 0, x: [1] }) } },
+    });
+    const result = await s.invoke('run') as Record<string, unknown>;
+    expect(result.back).toEqual({ __tagsonic_bytes_0: 0 });
+    expect(result.fromHost).toEqual({ __tagsonic_bytes_0: 0, x: [1] });
+    expect(result.real).toEqual(new Uint8Array([1]));
+  });
+
+  it('counts bytes against the result cap', async () => {
+    const s = sandbox({ code: `exports.big = () => ({ cover: new Uint8Array(2 * 1024 * 1024) });`, maxResultChars: 1024 * 1024, memoryLimitMb: 64 });
+    expect((await failure(s.invoke('big'))).code).toBe(PLUGIN_ERROR_CODES.resultTooLarge);
+    const ok = sandbox({ code: `exports.small = () => ({ cover: new Uint8Array(512 * 1024).fill(7) });`, maxResultChars: 1024 * 1024 });
+    const value = await ok.invoke('small') as { cover: Uint8Array };
+    expect(value.cover.byteLength).toBe(512 * 1024);
+    expect(value.cover[100]).toBe(7);
+  });
 });

@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import ivm from 'isolated-vm';
 import { BOOTSTRAP_SOURCE, HOST_GLOBAL, wrapPluginCode } from './bootstrap.ts';
 import { PLUGIN_ERROR_CODES, PluginError, pluginThrownCode, type PluginErrorCode } from './errors.ts';
-import { parseSandboxJson, toSandboxJson, type JsonValue } from './json.ts';
+import { crossingSize, parseSandboxCrossing, toSandboxCrossing, type JsonValue } from './json.ts';
 import { PluginHealth, type PluginStats } from './stats.ts';
 
 /**
@@ -40,7 +41,7 @@ export interface SandboxOptions {
   /** Wall-clock limit of one invocation, host calls included. Default 10 s. */
   timeoutMs?: number;
   capabilities?: Capabilities;
-  /** Cap on the result's JSON length in characters. Default 8 MiB. */
+  /** Cap on the result's size: JSON characters plus bytes. Default 8 MiB. */
   maxResultChars?: number;
   /** Consecutive failed invocations after which the plugin is disabled. Default 5. */
   maxConsecutiveFailures?: number;
@@ -54,8 +55,9 @@ export interface SandboxOptions {
 export interface Sandbox {
   readonly id: string;
   /**
-   * Calls the exported function `exportName(options, capabilities)` in a fresh context and returns a JSON
-   * copy of what it returned (or resolved to); `undefined` comes back as `null`. Throws a {@link PluginError}.
+   * Calls the exported function `exportName(options, capabilities)` in a fresh context and returns a copy of
+   * what it returned (or resolved to): JSON, with `Uint8Array`s as `Uint8Array`s; `undefined` comes back as
+   * `null`. Throws a {@link PluginError}.
    */
   invoke(exportName: string, options?: unknown): Promise<JsonValue>;
   stats(): PluginStats;
@@ -129,24 +131,30 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (!vm.isolate.isDisposed) vm.isolate.dispose();
   };
 
-  /** The host side of every capability call: JSON in, JSON envelope out, the message only on failure. */
-  const dispatcher = (signal: AbortSignal) => async (path: string, argsJson: string): Promise<string> => {
+  /**
+   * The host side of every capability call: JSON and bytes in, an envelope (JSON and bytes) out, the message
+   * only on failure. `marker` is the invocation's bytes marker (see json.ts).
+   */
+  const dispatcher = (signal: AbortSignal, marker: string) => async (path: string, argsJson: string, argsBytes: unknown): Promise<[string, Uint8Array[]]> => {
     try {
       if (signal.aborted) throw new Error('the invocation has ended');
       const fn = typeof path === 'string' ? hostFunctions.get(path) : undefined;
       if (fn === undefined) throw new Error(`no capability named ${String(path)}`);
-      if (typeof argsJson !== 'string' || argsJson.length > MAX_HOST_ARGS_CHARS) throw new Error('the arguments are too large');
-      const args = parseSandboxJson(argsJson);
+      if (typeof argsJson !== 'string' || !Array.isArray(argsBytes) || crossingSize(argsJson, argsBytes as Uint8Array[]) > MAX_HOST_ARGS_CHARS) {
+        throw new Error('the arguments are too large');
+      }
+      const args = parseSandboxCrossing(argsJson, argsBytes, marker);
       if (!Array.isArray(args)) throw new Error('the arguments are not a list');
       const value = await fn(args, { pluginId: id, signal });
-      return toSandboxJson({ ok: true, value: value === undefined ? null : value });
+      const reply = toSandboxCrossing({ ok: true, value: value === undefined ? null : value }, marker);
+      return [reply.text, reply.bytes];
     } catch (error) {
       // The code crosses (the plugin may branch on it and rethrow); the stack and cause stay here.
-      return JSON.stringify({ ok: false, message: messageOf(error), code: crossingCode(error) });
+      return [JSON.stringify({ ok: false, message: messageOf(error), code: crossingCode(error) }), []];
     }
   };
 
-  const run = async (exportName: string, optionsJson: string): Promise<JsonValue> => {
+  const run = async (exportName: string, options: { text: string; bytes: Uint8Array[] }, marker: string): Promise<JsonValue> => {
     const current = acquire();
     const vm = await current;
     let context: ivm.Context;
@@ -156,8 +164,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       throw classify(vm, current, error); // the isolate may have died between two invocations
     }
     const ended = new AbortController();
-    const host = new ivm.Reference(dispatcher(ended.signal));
-    let runner: ivm.Reference<(name: string, optionsJson: string, shapeJson: string, maxResultChars: number) => Promise<string>> | undefined;
+    const host = new ivm.Reference(dispatcher(ended.signal, marker));
+    let runner: ivm.Reference<(name: string, optionsJson: string, optionsBytes: Uint8Array[], shapeJson: string, maxResultChars: number, marker: string) => Promise<[string, Uint8Array[]]>> | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
       const deadline = new Promise<never>((_resolve, reject) => {
@@ -171,20 +179,25 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         await context.global.set(HOST_GLOBAL, host);
         runner = (await vm.bootstrap.run(context, { reference: true, timeout: timeoutMs })) as NonNullable<typeof runner>;
         await vm.plugin.run(context, { timeout: timeoutMs });
-        return runner.apply(undefined, [exportName, optionsJson, shapeJson, maxResultChars], { ...COPY_IN_PROMISE_OUT, timeout: timeoutMs });
+        return runner.apply(undefined, [exportName, options.text, options.bytes, shapeJson, maxResultChars, marker], { ...COPY_IN_PROMISE_OUT, timeout: timeoutMs });
       })();
       work.catch(() => {}); // after a timeout nobody awaits it; its rejection is expected
-      let text: unknown;
+      let reply: unknown;
       try {
-        text = await Promise.race([work, deadline]);
+        reply = await Promise.race([work, deadline]);
       } catch (error) {
         if (error instanceof PluginError) throw error;
         throw classify(vm, current, error);
       }
-      if (typeof text !== 'string' || text.length > maxResultChars + 64) {
-        throw pluginError(PLUGIN_ERROR_CODES.resultTooLarge, `the result is larger than ${maxResultChars} characters of JSON`);
+      // The runner built this pair; still checked, since plugin code ran in that context.
+      const [text, bytes] = Array.isArray(reply) ? reply : [];
+      if (typeof text !== 'string' || !Array.isArray(bytes) || !bytes.every((b) => b instanceof Uint8Array)) {
+        throw pluginError(PLUGIN_ERROR_CODES.threw, 'the plugin returned something that is not JSON and bytes');
       }
-      return unwrap(parseSandboxJson(text));
+      if (crossingSize(text, bytes) > maxResultChars + 64) {
+        throw pluginError(PLUGIN_ERROR_CODES.resultTooLarge, `the result is larger than ${maxResultChars} characters of JSON and bytes`);
+      }
+      return unwrap(parseSandboxCrossing(text, bytes, marker));
     } finally {
       clearTimeout(timer);
       ended.abort();
@@ -199,13 +212,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
   /** Reads the runner's envelope as untrusted (plugin code ran in that context): value, or a PluginError. */
   const unwrap = (envelope: JsonValue): JsonValue => {
-    const record = envelope !== null && typeof envelope === 'object' && !Array.isArray(envelope) ? envelope : {};
+    const record = envelope !== null && typeof envelope === 'object' && !Array.isArray(envelope) && !(envelope instanceof Uint8Array) ? envelope : {};
     if (record.ok === true) return Object.hasOwn(record, 'value') ? record.value : null;
     let code = typeof record.code === 'string' && Object.hasOwn(RUNNER_CODES, record.code) ? RUNNER_CODES[record.code] : PLUGIN_ERROR_CODES.threw;
     // A PluginError the plugin threw (or a capability's it rethrew) keeps its code if it is one of the SDK's.
     if (code === PLUGIN_ERROR_CODES.threw) code = pluginThrownCode(record.pluginCode) ?? code;
     const details = record.pluginDetails;
-    const plain = details !== null && typeof details === 'object' && !Array.isArray(details) ? details : undefined;
+    const plain = details !== null && typeof details === 'object' && !Array.isArray(details) && !(details instanceof Uint8Array) ? details : undefined;
     throw pluginError(code, typeof record.message === 'string' ? record.message : 'the plugin failed', plain);
   };
 
@@ -227,15 +240,17 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     async invoke(exportName, invokeOptions) {
       if (closed) throw pluginError(PLUGIN_ERROR_CODES.closed, 'the plugin sandbox is closed');
       if (health.disabled) throw pluginError(PLUGIN_ERROR_CODES.disabled, `the plugin ${id} is disabled`);
-      let optionsJson: string;
+      // A fresh marker per invocation: unknown to the plugin and to any upstream it reads.
+      const marker = `__tagsonic_bytes_${randomBytes(12).toString('hex')}`;
+      let crossing: { text: string; bytes: Uint8Array[] };
       try {
-        optionsJson = toSandboxJson(invokeOptions);
+        crossing = toSandboxCrossing(invokeOptions, marker);
       } catch (error) {
         throw pluginError(PLUGIN_ERROR_CODES.badOptions, `the options are not JSON: ${messageOf(error)}`);
       }
       const started = performance.now();
       try {
-        const value = await run(exportName, optionsJson);
+        const value = await run(exportName, crossing, marker);
         health.succeeded(performance.now() - started);
         return value;
       } catch (error) {

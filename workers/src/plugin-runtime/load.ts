@@ -8,7 +8,7 @@
 import { TagsonicError } from '@tagsonic/core/errors';
 import { validateManifest, type Manifest } from '@tagsonic/sdk';
 import { createSandbox, type Capabilities, type JsonValue, type Sandbox } from '../plugin-host/index.ts';
-import { createPluginHttp, sourceUrlOverride, type PluginFetchOptions, type PluginFetchResult, type PluginHttpLimits, type PluginHttpOptions } from '../plugin-http/index.ts';
+import { createPluginHttp, sourceUrlOverride, type PluginFetchOptions, type PluginHttpLimits, type PluginHttpOptions } from '../plugin-http/index.ts';
 import type { PluginFetchRequest } from '../plugin-http/plugin-http.ts';
 import { resolveConfig, secretValues } from './config.ts';
 import { createPluginLog, type PluginLogEntry } from './log.ts';
@@ -109,7 +109,7 @@ export function loadPlugin(options: LoadPluginOptions): LoadedPlugin {
     });
     capabilities.http = {
       // Arguments come from plugin code as JSON; createPluginHttp checks every field itself.
-      fetch: async (args) => crossable(await http.fetch(args[0] as string | PluginFetchRequest, args[1] as PluginFetchOptions | undefined)),
+      fetch: async (args) => http.fetch(args[0] as string | PluginFetchRequest, args[1] as PluginFetchOptions | undefined),
       baseUrl,
     };
   }
@@ -123,12 +123,4 @@ export function loadPlugin(options: LoadPluginOptions): LoadedPlugin {
     logs: () => log.entries(),
     close: () => sandbox.close(),
   };
-}
-
-/**
- * Only JSON crosses the boundary (../plugin-host), so a `responseType: 'bytes'` body crosses as an array of
- * byte values; the plugin gets numbers 0–255, not a Uint8Array (see README).
- */
-function crossable(result: PluginFetchResult): PluginFetchResult {
-  return result.body instanceof Uint8Array ? { ...result, body: Array.from(result.body) } : result;
 }
