@@ -134,6 +134,9 @@ describe('plugin pool', () => {
     const record = (await registry.get('echo'))!;
     expect(record).toMatchObject({ disabledReason: 'auto', health: { calls: 3, failures: 2, lastError: { code: 'TAGSONIC_ERR_PLUGIN_THREW' } } });
     expect(await failure(pool!.invoke('echo', 'lyrics', { id: '1' }))).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_DISABLED', details: { reason: 'auto' } });
+    // An administrator switches it back on (no event reaches this worker): the next call runs a fresh sandbox.
+    await registry.setEnabled('echo', true);
+    expect(await pool!.invoke('echo', 'lyrics', { id: '1' })).toBe('[00:01.00]v1.0.0 1');
   });
 
   it('serves tagsonic.rpc.plugins.invoke on the bus, with plugin error codes passing through', async () => {

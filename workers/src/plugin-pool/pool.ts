@@ -139,7 +139,10 @@ export class PluginPool {
     const cached = this.#entries.get(id);
     if (cached) {
       const entry = await cached.catch(() => undefined);
-      if (entry && !entry.dropped && entry.sha256 === sha256 && isDeepStrictEqual(entry.settings, record.settings)) return entry;
+      // A sandbox that auto-disabled itself, once the registry knows, is re-enabled only by the registry: the
+      // record being enabled again means an administrator switched it back on (the event may have been missed).
+      const reEnabled = entry?.flushed?.disabledReason === 'auto';
+      if (entry && !entry.dropped && !reEnabled && entry.sha256 === sha256 && isDeepStrictEqual(entry.settings, record.settings)) return entry;
       await this.#drop(id, cached);
     }
     const loading = this.#load(id);
