@@ -20,10 +20,18 @@ const SUNNY = {
 };
 /** Several artists joined by `&`, entities in the names, a full cover URL at another size, a numeric duration. */
 const SUNNY_LIVE = {
-  ...SUNNY, MUSICRID: 'MUSIC_155061872', NAME: '晴天&nbsp;(Live)', SONGNAME: '晴天&nbsp;(Live)', ARTIST: '周杰伦&五月天',
+  ...SUNNY, MUSICRID: 'MUSIC_155061872', ALBUMID: '9999', NAME: '晴天&nbsp;(Live)', SONGNAME: '晴天&nbsp;(Live)', ARTIST: '周杰伦&五月天',
   ALBUM: 'Rock &amp; Roll 演唱会', DURATION: 285, web_albumpic_short: 'http://img2.kuwo.cn/star/albumcover/300/58/12/3046115923.jpg',
 };
-const DUO = { ...SUNNY, MUSICRID: 'MUSIC_5', NAME: 'The Boxer', SONGNAME: 'The Boxer', ARTIST: 'Simon & Garfunkel', ALBUM: '', DURATION: '0', web_albumpic_short: '' };
+const DUO = { ...SUNNY, ALBUMID: '', MUSICRID: 'MUSIC_5', NAME: 'The Boxer', SONGNAME: 'The Boxer', ARTIST: 'Simon & Garfunkel', ALBUM: '', DURATION: '0', web_albumpic_short: '' };
+
+/**
+ * `stype=albuminfo`: the single-quoted literal with a release date (`pub`), the track count and the songs in album
+ * order (晴天 third); and a JSON one without date or count whose list lacks the song.
+ */
+const YEHUIMEI = "{'albumid':'1293','name':'叶惠美','artist':'周杰伦','pub':'2003-07-31','songnum':'11','info':'第四张专辑'," +
+  "'musiclist':[{'id':'228906','name':'以父之名'},{'id':'228907','name':'懦夫'},{'id':'228908','name':'晴天'}]}";
+const LIVE_ALBUM = { albumid: '9999', name: 'Rock & Roll 演唱会', musiclist: [{ id: '1', name: 'a' }, { id: '2', name: 'b' }] };
 
 const list = (abslist: unknown[]) => ({ HIT: String(abslist.length), HITMODE: 'song', PN: '0', RN: '10', SHOW: '1', TOTAL: String(abslist.length), abslist });
 
@@ -38,6 +46,8 @@ function songAnswer(all: string): FakeAnswer | Promise<FakeAnswer> {
   switch (all.split(' ')[0]) {
     case 'flaky': return [200, 'application/json', asked.get(all) === 1 ? HOLLOW : list([SUNNY])];
     case 'stuck': return [200, 'application/json', HOLLOW];
+    case 'albums': return [200, 'application/json', list(Array.from({ length: 7 }, (_, i) => ({ ...SUNNY, MUSICRID: `MUSIC_${i + 1}`, ALBUMID: String(700 + i) })))];
+    case 'lostalbum': return [200, 'application/json', list([{ ...SUNNY, ALBUMID: '404' }, { ...SUNNY_LIVE, ALBUMID: '405' }])];
     case 'outage': return [503, 'text/plain', 'Service Unavailable'];
     case 'cdn': return [502, 'text/html', '<html><body>502 Bad Gateway</body></html>'];
     case 'legacy': return [200, 'text/plain', "{'TOTAL':'1','SHOW':'1','abslist':[{'MUSICRID':'MUSIC_7','NAME':'It\\'s \"ok\"','ARTIST':'A&B','ALBUM':'','DURATION':'61'}]}"];
@@ -92,11 +102,19 @@ function lyricAnswer(id: string): FakeAnswer {
 const fake = sourceFake('kuwo', (path, query) => {
   if (path === '/newh5/singles/songinfoandlrc') return lyricAnswer(query.get('musicId') ?? '');
   if (path !== '/r.s') return [404, 'text/html', '<html>Not Found</html>'];
+  if (query.get('stype') === 'albuminfo') {
+    const album = query.get('albumid');
+    if (album === '404') return [500, 'text/html', '<html>error</html>'];
+    if (album === '405') return [200, 'application/json', { albumid: '405', musiclist: null }];
+    return album === '1293' ? [200, 'text/plain', YEHUIMEI] : [200, 'application/json', album === '9999' ? LIVE_ALBUM : { albumid: album, musiclist: [] }];
+  }
   if (query.get('stype') === 'artistinfo') return query.get('artistid') === '336' ? [200, 'text/plain', JAY] : [200, 'application/json', BAND];
   if (query.get('ft') === 'artist') return query.get('all') === 'nobody' ? [200, 'application/json', { TOTAL: '0', abslist: [] }] : [200, 'application/json', ARTISTS];
   return songAnswer(query.get('all') ?? '');
 });
 const { seen } = fake;
+/** The last song search the fake saw (album reads follow it). */
+const lastSearch = () => seen.filter((r) => r.query.get('ft') === 'music').at(-1)!;
 const search = (title: string, extra: Record<string, unknown> = {}) => ({ title, artist: '', album: '', limit: 10, ...extra });
 const SEARCH_QUERY = {
   client: 'kt', pn: '0', rformat: 'json', encoding: 'utf8', vipver: '1', newver: '1', show_copyright_off: '1', cluster: '0', strategy: '2012', vermerge: '1', mobi: '1',
@@ -113,20 +131,34 @@ describe('kuwo: the built-in plugin', () => {
 });
 
 describe('kuwo: search', () => {
-  it('asks /r.s with all=<title artist>, ft=music, rn=<limit> and the JSON flags, and maps the songs with 1000 px covers', async () => {
+  it('asks /r.s with all=<title artist>, ft=music, rn=<limit> and the JSON flags, reads each album\'s track list, and maps the songs with 1000 px covers', async () => {
     const plugin = await fake.load();
+    const before = seen.length;
     const songs = await plugin.invoke('search', search(' 晴天 ', { artist: '周杰伦', album: '叶惠美', limit: 15 }));
-    const request = seen.at(-1)!;
+    const request = seen[before]!;
+    const albums = seen.slice(before + 1).map((r) => Object.fromEntries(r.query)).sort((a, b) => a.albumid!.localeCompare(b.albumid!));
+    expect(albums).toEqual(['1293', '9999'].map((albumid) => ({ stype: 'albuminfo', albumid, pn: '0', rn: '300', show_copyright_off: '1', rformat: 'json', encoding: 'utf8' })));
     expect(request.path).toBe('/r.s');
     expect(Object.fromEntries(request.query)).toEqual({ all: '晴天 周杰伦', ft: 'music', rn: '15', ...SEARCH_QUERY });
     expect(request.headers['user-agent']).toMatch(/^Mozilla\/5\.0 /);
     expect(request.headers.referer).toBe('https://www.kuwo.cn/');
     expect(songs).toEqual([
       { id: '228908', name: '晴天', artist: '周杰伦', album: '叶惠美', album_img: 'https://img1.kuwo.cn/star/albumcover/1000/s3s94/93/211513640.jpg',
-        year: null, tracknumber: null, totaltracks: null, discnumber: null, totaldiscs: null, duration: 269, resource: 'kuwo' },
+        year: '2003-07-31', tracknumber: 3, totaltracks: 11, discnumber: null, totaldiscs: null, duration: 269, resource: 'kuwo' },
       { id: '155061872', name: '晴天 (Live)', artist: '周杰伦/五月天', album: 'Rock & Roll 演唱会', album_img: 'https://img2.kuwo.cn/star/albumcover/1000/58/12/3046115923.jpg',
-        year: null, tracknumber: null, totaltracks: null, discnumber: null, totaldiscs: null, duration: 285, resource: 'kuwo' },
+        year: null, tracknumber: null, totaltracks: 2, discnumber: null, totaldiscs: null, duration: 285, resource: 'kuwo' },
     ]);
+  });
+
+  it('reads the first 5 distinct albums only, and an album Kuwo will not describe leaves its numbers null', async () => {
+    const plugin = await fake.load();
+    let before = seen.length;
+    await expect(plugin.invoke('search', search('albums'))).resolves.toHaveLength(7);
+    expect(seen.slice(before + 1).map((r) => r.query.get('albumid')).sort()).toEqual(['700', '701', '702', '703', '704']);
+    before = seen.length;
+    const lost = (await plugin.invoke('search', search('lostalbum'))) as { id: string; tracknumber: number | null; totaltracks: number | null }[];
+    expect(seen.length).toBe(before + 3);
+    expect(lost.map((s) => [s.id, s.tracknumber, s.totaltracks])).toEqual([['228908', null, null], ['155061872', null, null]]);
   });
 
   it('reads the single-quoted literal too, keeps a spaced " & " inside a name, gives null for what Kuwo does not know, and [] for no match', async () => {
@@ -142,18 +174,19 @@ describe('kuwo: search', () => {
 
   it('asks again when Kuwo answers an empty page for a non-zero total, and says so when it does twice', async () => {
     const plugin = await fake.load();
-    const before = seen.length;
+    const searches = () => seen.filter((r) => r.query.get('ft') === 'music').length;
+    const before = searches();
     await expect(plugin.invoke('search', search('flaky'))).resolves.toMatchObject([{ id: '228908' }]);
-    expect(seen.length).toBe(before + 2);
+    expect(searches()).toBe(before + 2);
     const error = await failure(plugin.invoke('search', search('stuck')));
     expect(error).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_UPSTREAM', message: 'Kuwo answered an empty page for 37 matches 2 times to /r.s; try again later.' });
-    expect(seen.length).toBe(before + 4);
+    expect(searches()).toBe(before + 4);
   });
 
   it('caps rn at 100, returns at most the limit, and asks nothing without a title', async () => {
     const plugin = await fake.load();
     await plugin.invoke('search', search('晴天', { limit: 500 }));
-    expect(seen.at(-1)!.query.get('rn')).toBe('100');
+    expect(lastSearch().query.get('rn')).toBe('100');
     await expect(plugin.invoke('search', search('晴天', { limit: 1 }))).resolves.toHaveLength(1);
     const before = seen.length;
     await expect(plugin.invoke('search', search(' ', { artist: '周杰伦' }))).resolves.toEqual([]);

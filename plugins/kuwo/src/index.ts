@@ -7,7 +7,9 @@
  *   (`lrclist: [{ time: "12.34", lineLyric }]`), written here as LRC `[mm:ss.xx]`.
  * - `artist` (the spec's default source for fetch_artist_by_keyword): `r.s?all=<keyword>&ft=artist` for the
  *   artist id, then `r.s?stype=artistinfo&artistid=<id>` for the name, picture and biography.
- * The search answers carry no release date or track numbers, so those fields are `null`.
+ * The search answers carry no release date or track numbers; the first few distinct albums are read from
+ *   `r.s?stype=albuminfo&albumid=<id>` for the track count (`songnum`), the song's position in the album's
+ *   `musiclist` (its track number) and the release date (`pub`) when Kuwo gives one. Kuwo has no disc numbers.
  *
  * Covers: Kuwo's image server renders the size named in the path (`/star/albumcover/<size>/…`, `/star/starheads/
  * <size>/…`); the search gives the 120 px one (`web_albumpic_short: "120/s3s94/93/211513640.jpg"`), so
@@ -16,7 +18,7 @@
  * Everything Kuwo answers is checked before use: a field that is missing or of another type means the API
  * changed, and is reported as `response shape changed: <field>` so the /mod screen says what broke.
  */
-import { defineTagSource, PluginError, type ArtistInfo, type HttpCapability, type Manifest, type SearchResultSong } from '@tagsonic/sdk';
+import { defineTagSource, PluginError, type ArtistInfo, type HttpCapability, type LogCapability, type Manifest, type SearchResultSong } from '@tagsonic/sdk';
 import manifest from '../manifest.json' with { type: 'json' };
 import { parseLoose, plainText } from './text.ts';
 
@@ -42,6 +44,15 @@ const SEARCH_QUERY = {
   client: 'kt', pn: 0, rformat: 'json', encoding: 'utf8', vipver: 1, newver: 1, show_copyright_off: 1, cluster: 0,
   strategy: 2012, vermerge: 1, mobi: 1,
 };
+
+/**
+ * How many distinct albums of a search are read for their track list: the candidates a user looks at first, at
+ * one request each; later candidates keep `null` numbers.
+ */
+const ALBUM_DETAILS = 5;
+
+/** The longest track list asked for (box sets beyond it keep a `null` position for later songs). */
+const ALBUM_TRACKS = 300;
 
 /** Kuwo pages its search by up to 100 results. */
 const MAX_LIMIT = 100;
@@ -130,14 +141,21 @@ function sizedImage(value: string | null, kind: 'albumcover' | 'starheads', size
 /** Kuwo joins several artists with `&` (`周杰伦&五月天`); a spaced ` & ` is part of a name (`Simon & Garfunkel`). */
 const artists = (names: string) => names.split(/(?<! )&(?! )/).map((n) => plainText(n)).filter(Boolean).join('/');
 
-function toSong(value: unknown, at: string): SearchResultSong {
+/** One search hit and the id of its album (`''` when it has none). */
+interface Hit {
+  song: SearchResultSong;
+  albumId: string;
+}
+
+function toHit(value: unknown, at: string): Hit {
   if (!isObject(value)) throw shapeChanged(at);
   const rid = text(value, 'MUSICRID', at, true)!;
   const id = /^MUSIC_(\d+)$/.exec(rid)?.[1];
   if (!id) throw shapeChanged(`${at}.MUSICRID`);
   const name = text(value, 'SONGNAME', at, false) ?? text(value, 'NAME', at, true)!;
   const duration = Number(text(value, 'DURATION', at, false));
-  return {
+  const albumId = text(value, 'ALBUMID', at, false) ?? '';
+  const song: SearchResultSong = {
     id,
     name: plainText(name),
     artist: artists(text(value, 'ARTIST', at, false) ?? '') || null,
@@ -151,6 +169,51 @@ function toSong(value: unknown, at: string): SearchResultSong {
     duration: Number.isFinite(duration) && duration > 0 ? Math.round(duration) : null,
     resource: manifest.id,
   };
+  return { song, albumId: /^\d+$/.test(albumId) && albumId !== '0' ? albumId : '' };
+}
+
+/** What an album's `albuminfo` tells about its songs. */
+interface AlbumInfo {
+  /** Song ids in album order. */
+  order: string[];
+  tracks: number | null;
+  /** `YYYY-MM-DD` or `YYYY`, when Kuwo gives a release date. */
+  released: string | null;
+}
+
+/** Album `id`'s track list, count and release date from `r.s?stype=albuminfo`. Throws like every call here. */
+async function albumInfo(caps: Caps, id: string): Promise<AlbumInfo> {
+  const json = await getObject(caps, SEARCH_BASE_URL, '/r.s', {
+    stype: 'albuminfo', albumid: id, pn: 0, rn: ALBUM_TRACKS, show_copyright_off: 1, rformat: 'json', encoding: 'utf8',
+  });
+  if (!Array.isArray(json.musiclist)) throw shapeChanged('musiclist');
+  // Positions count every song, so the ids are read as they come (a song without one keeps its place).
+  const order = json.musiclist.map((item) => (isObject(item) ? text(item, 'id', '', false) ?? '' : ''));
+  const count = Number(text(json, 'songnum', '', false));
+  const released = /^\d{4}(-\d{2}-\d{2})?/.exec(text(json, 'pub', '', false) ?? '')?.[0] ?? null;
+  return { order, tracks: Number.isInteger(count) && count > 0 ? count : order.length > 0 ? order.length : null, released };
+}
+
+/**
+ * The hits with track number, track count and year from their album, for the first {@link ALBUM_DETAILS}
+ * distinct albums. Best effort: an album Kuwo will not describe only leaves those fields `null` and is logged.
+ */
+async function withAlbums(caps: Caps & { log: LogCapability }, hits: Hit[]): Promise<SearchResultSong[]> {
+  const ids = [...new Set(hits.map((h) => h.albumId).filter(Boolean))].slice(0, ALBUM_DETAILS);
+  const albums = new Map<string, AlbumInfo>();
+  await Promise.all(ids.map(async (id) => {
+    try {
+      albums.set(id, await albumInfo(caps, id));
+    } catch (error) {
+      caps.log.warn('album details unavailable', { albumId: id, error: error instanceof Error ? error.message : String(error) });
+    }
+  }));
+  return hits.map(({ song, albumId }) => {
+    const album = albums.get(albumId);
+    if (!album) return song;
+    const position = album.order.indexOf(song.id);
+    return { ...song, year: album.released, tracknumber: position >= 0 ? position + 1 : null, totaltracks: album.tracks };
+  });
 }
 
 /** `[mm:ss.xx]` for a time in seconds (Kuwo sends `"83.12"`). */
@@ -165,9 +228,8 @@ export default defineTagSource<KuwoManifest>({
     if (!title?.trim() || limit <= 0) return [];
     const all = [title.trim(), artist?.trim()].filter(Boolean).join(' ');
     const songs = await searchList(caps, { all, ft: 'music', rn: Math.min(Math.ceil(limit), MAX_LIMIT), ...SEARCH_QUERY });
-    return songs
-      .slice(0, limit)
-      .map((item, i) => toSong(item, `abslist[${i}]`));
+    const hits = songs.slice(0, limit).map((item, i) => toHit(item, `abslist[${i}]`));
+    return withAlbums(caps, hits);
   },
 
   async lyrics({ id }, caps) {
