@@ -127,6 +127,11 @@ describe('StorePluginRegistry', () => {
       health: { calls: 5, failures: 3, p50Ms: 12, lastSuccessAt: '2026-01-01T00:00:00.000Z', lastError: { code: 'X', message: 'boom' } },
     });
     expect(await registry.get('gone')).toBeNull();
+    // An administrator's switch-off is not turned into an automatic one.
+    await registry.setEnabled('demo', true);
+    await registry.setEnabled('demo', false);
+    await registry.recordHealth('demo', { ...base, calls: 1, failures: 1, autoDisabled: true });
+    expect(await registry.get('demo')).toMatchObject({ enabled: false, disabledReason: 'admin', health: { calls: 6 } });
   });
 
   it('pages and searches by kind', async () => {

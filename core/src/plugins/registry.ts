@@ -255,11 +255,14 @@ export class StorePluginRegistry implements PluginRegistry {
     if (delta.p50Ms !== null) set['health.p50Ms'] = delta.p50Ms;
     if (delta.lastSuccessAt !== null) set['health.lastSuccessAt'] = delta.lastSuccessAt;
     if (delta.lastError !== null) set['health.lastError'] = delta.lastError;
-    if (delta.autoDisabled) Object.assign(set, { enabled: false, disabledReason: 'auto', updatedAt: new Date().toISOString() });
     const update: Record<string, unknown> = { $inc: { 'health.calls': delta.calls, 'health.failures': delta.failures } };
     if (Object.keys(set).length > 0) update.$set = set;
     // A plugin removed since the worker loaded it has nothing left to record against.
     await this.plugins.updateOne({ _id: id }, update);
+    if (delta.autoDisabled) {
+      // Only an enabled plugin: an administrator's "disabled" stays theirs (and is not turned into "auto").
+      await this.plugins.updateOne({ _id: id, enabled: true }, { $set: { enabled: false, disabledReason: 'auto', updatedAt: new Date().toISOString() }, $inc: { rev: 1 } });
+    }
   }
 
   private activeManifest(doc: PluginDoc): Manifest {
