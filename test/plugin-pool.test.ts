@@ -150,6 +150,32 @@ describe('plugin pool', () => {
     await sub.close();
   });
 
+  it('lets a source search other sources through the pool (smart_tag\'s sources.search): enabled ones only, scored, never round in a loop', async () => {
+    await registry.install(echo(), 'upload');
+    await registry.setEnabled('echo', true);
+    // Two aggregators that could call each other round: the pool refuses the second hop.
+    const aggregator = (id: string, other: string): PluginPackage => ({
+      manifest: manifest({ id, name: id, permissions: { sources: { ids: ['echo', other], reason: 'Merges other sources' } } }),
+      code: `module.exports = { search: async (o, caps) => {
+        if (o.title === 'loop') return caps.sources.search({ id: '${other}', query: o });
+        const songs = await caps.sources.search({ id: 'echo', query: { title: o.title, artist: o.artist, album: o.album, limit: 5 } });
+        return songs.filter((s) => s.title_score === 2);
+      } };`,
+    });
+    for (const [id, other] of [['meta', 'meta2'], ['meta2', 'meta']]) {
+      await registry.install(aggregator(id, other), 'upload');
+      await registry.setEnabled(id, true);
+    }
+    makePool();
+    const songs = await pool!.searchSongs('meta', { title: 'Yesterday', artist: 'The Beatles' });
+    // The inner search was scored by the host (the filter kept the exact title), and each candidate keeps its own resource.
+    expect(songs).toEqual([expect.objectContaining({ id: '8', name: 'Yesterday', resource: 'v1.0.0', title_score: 2, artist_score: 2 })]);
+    // Host errors reach the calling plugin's code by message; what it does not catch fails its own call.
+    expect((await failure(pool!.searchSongs('meta', { title: 'loop' }))).message).toContain('meta cannot search meta2');
+    await registry.setEnabled('echo', false);
+    expect((await failure(pool!.searchSongs('meta', { title: 'Yesterday' }))).message).toContain('The plugin echo is disabled');
+  });
+
   it('runs the built-in iTunes source from the registry against its API fake, pointed there by TAGSONIC_SOURCE_URL_ITUNES', async () => {
     const { manifest: m, code } = await builtinPlugin('itunes');
     await registry.syncBuiltins([{ manifest: m as Manifest, code }]);

@@ -170,14 +170,26 @@ export class PluginPool {
         journal,
         store,
         // smart_tag asks the other sources through the same pool: same registry checks, same scores.
-        searchSource: async (source, query) => {
-          if (source === id) throw new TagsonicError('invalid', PLUGIN_SOURCE_LOOP, `${id} cannot search itself.`);
-          return this.searchSongs(source, query);
-        },
+        searchSource: (source, query) => this.#searchFor(id, source, query),
       },
     });
     const sha256 = record.versions.find((v) => v.version === record.activeVersion)?.sha256 ?? '';
     return { id, sha256, settings: record.settings, plugin, flushed: null, inflight: 0, dropped: false };
+  }
+
+  /**
+   * A source searched on behalf of another (sources.search). Only a source that searches no other source can
+   * be asked, so no chain of aggregators can call itself round in a loop until every sandbox times out.
+   */
+  async #searchFor(caller: string, source: string, query: Partial<SearchOptions>): Promise<ScoredSong[]> {
+    const record = await this.#options.registry.get(source);
+    const permissions = record?.versions.find((v) => v.version === record.activeVersion)?.manifest.permissions;
+    if (source === caller || permissions?.sources) {
+      throw new TagsonicError('invalid', PLUGIN_SOURCE_LOOP, `${caller} cannot search ${source}: a source searched through another may not search other sources itself.`, {
+        details: { pluginId: caller, source },
+      });
+    }
+    return this.searchSongs(source, query);
   }
 
   async #drop(id: string, which?: Promise<Entry>): Promise<void> {
