@@ -1,0 +1,244 @@
+/**
+ * Scraping in the single-track editor, in chromium against the real server: the built-in iTunes source is
+ * pointed by TAGSONIC_SOURCE_URL_ITUNES at a local fake of the Search API (test/support/source-fake.ts), the
+ * 刮削配置 select lists the server's sources, a lookup shows the scored candidates with the spec's colours,
+ * a cell and then the whole row (cover included) are copied into the editor, and the save is checked in the
+ * file with ffprobe. The cover CDN (is1-ssl.mzstatic.com) is answered by the browser's request interception,
+ * since nothing in tests reaches the internet. Screenshots: light and dark, desktop and phone.
+ */
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { sourceFake } from '../support/source-fake.ts';
+import { buildDashboard, coverOf, ffprobe, launchBrowser, makeHome, makePicture, newContext, startServer, type Home, type Server } from './harness.ts';
+
+const PASSWORD = 'browser-scrape-password';
+const SHOTS = '/tmp/shots-ui-editor';
+const ART = 'https://is1-ssl.mzstatic.com/image/thumb/Music115/v4/7a/0b/b6/7a0bb6b0/source/100x100bb.jpg';
+const ALBUM = 'Greatest Hits of the Fake Store';
+
+let home: Home;
+let server: Server;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let coverJpeg: Buffer;
+/** The song the editor opens: an MP3 with a title and an artist. */
+let song: { full: string; name: string; dir: string; title: string; artist: string };
+
+/**
+ * iTunes Search API answers (entity=song, shaped as Apple documents them) for the opened song: the first
+ * candidate has its exact title (score 2), an artist that contains its artist (1) and another album (0).
+ */
+function results() {
+  const base = {
+    wrapperType: 'track', kind: 'song', artistId: 1, collectionId: 2, artworkUrl100: ART, releaseDate: '2011-04-05T07:00:00Z',
+    discCount: 2, discNumber: 1, trackCount: 12, trackNumber: 7, trackTimeMillis: 201_000, country: 'USA', primaryGenreName: 'Pop',
+  };
+  return {
+    resultCount: 2,
+    results: [
+      { ...base, trackId: 101, trackName: song.title, artistName: `${song.artist} & The Testers`, collectionName: ALBUM },
+      { ...base, trackId: 102, trackName: `${song.title} (Live)`, artistName: 'Somebody Else', collectionName: 'Live', trackNumber: 3, artworkUrl100: undefined },
+    ],
+  };
+}
+
+/** By the term's first word: an outage (503), nothing found, or the two candidates. */
+function searchAnswer(term: string): [number, string, unknown] {
+  if (term.startsWith('outage')) return [503, 'application/json', { errorMessage: 'Service Unavailable' }];
+  if (term.startsWith('nothing')) return [200, 'application/json', { resultCount: 0, results: [] }];
+  return [200, 'application/json', results()];
+}
+
+const fake = sourceFake('itunes', (p, query) => (p === '/search' ? searchAnswer(query.get('term') ?? '') : [404, 'text/html', '<html>Not Found</html>']));
+
+const notice = (title: string) => page.locator(`.bp6-toast [data-notice-title="${title}"]`);
+const shot = async (name: string) => {
+  await mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+};
+
+async function signIn(p: Page) {
+  await p.goto(`${server.base}/`);
+  await p.waitForURL(/\/login$/);
+  await p.fill('#ts-username', 'admin');
+  await p.fill('#ts-password', PASSWORD);
+  await p.press('#ts-password', 'Enter');
+  await p.waitForURL(`${server.base}/`);
+}
+
+/** The cover CDN, answered locally with CORS as mzstatic does. */
+async function serveCovers(c: BrowserContext) {
+  await c.route('https://is1-ssl.mzstatic.com/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'image/jpeg', body: coverJpeg, headers: { 'access-control-allow-origin': '*' } }),
+  );
+}
+
+async function openSong(p: Page) {
+  // The first listing must be in before the path is typed, or it replaces the folder asked for.
+  await p.locator('[data-testid="file-tree"]:not([data-loading]) li[data-name]').first().waitFor();
+  const box = p.locator('.ts-tree-toolbar input[aria-label="路径"]');
+  await box.fill(song.dir);
+  await box.press('Enter');
+  await expect.poll(() => box.inputValue()).toBe(song.dir);
+  await p.locator('[data-testid="file-tree"]:not([data-loading])').waitFor();
+  await p.locator(`[data-testid="file-tree"] li[data-name="${song.name}"] .ts-tree-button`).click();
+  await expect.poll(() => p.locator('#ts-field-title').inputValue()).toBe(song.title);
+}
+
+beforeAll(async () => {
+  await buildDashboard();
+  home = await makeHome(1);
+  const file = home.library.files.find((f) => f.kind === 'audio' && f.format === 'mp3' && f.tags?.title && f.tags?.artist && !f.nonStandard?.comment);
+  if (!file) throw new Error('the generated library has no MP3 with a title and an artist');
+  const full = path.join(home.library.root, ...file.path.split('/'));
+  song = { full, name: path.basename(full), dir: path.dirname(full), title: file.tags!.title!, artist: file.tags!.artist! };
+  const picture = path.join(home.home, 'itunes-cover.jpg');
+  await makePicture(picture, 600, 600, 'teal');
+  coverJpeg = await readFile(picture);
+  // The server (and the workers it starts) read the source's base URL from the environment.
+  process.env.TAGSONIC_SOURCE_URL_ITUNES = fake.baseUrl();
+  server = await startServer(home.home, PASSWORD);
+  browser = await launchBrowser();
+  context = await newContext(browser);
+  await serveCovers(context);
+  page = await context.newPage();
+}, 240_000);
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail' && page) await shot(`failed-${ctx.task.name.slice(0, 40).replace(/[^\w]+/g, '-')}`).catch(() => undefined);
+});
+
+afterAll(async () => {
+  delete process.env.TAGSONIC_SOURCE_URL_ITUNES;
+  await browser?.close();
+  await server?.stop();
+  if (home) await rm(home.home, { recursive: true, force: true });
+});
+
+describe('editor: online lookup', { timeout: 120_000 }, () => {
+  it('刮削配置 lists the installed sources from the server and remembers the choice', async () => {
+    await signIn(page);
+    await openSong(page);
+    await page.getByRole('button', { name: '刮削配置' }).click();
+    const select = page.locator('#ts-resource');
+    // lrclib is installed but not in the built-in fallback list: the options are the server's.
+    await expect.poll(() => select.locator('option[value="lrclib"]').count()).toBe(1);
+    await select.selectOption('itunes');
+    await shot('settings-sources');
+    await page.getByRole('button', { name: '确定' }).click();
+    expect(await page.evaluate(() => localStorage.getItem('resource'))).toBe('itunes');
+  });
+
+  it('looks the title up, colours the scores, copies a cell and the row with its cover, and saves them into the file', async () => {
+    await page.getByTestId('lookup-button').click();
+    const table = page.getByTestId('scrape-table');
+    await table.waitFor();
+    // The request the source made: the editor's title and artist.
+    expect(fake.seen.at(-1)!.query.get('term')).toBe(`${song.title} ${song.artist}`);
+
+    const first = table.locator('tbody tr').first();
+    const title = first.locator('[data-cell="title"]');
+    const artist = first.locator('[data-cell="artist"]');
+    const album = first.locator('[data-cell="album"]');
+    expect(await title.getAttribute('class')).toContain('ts-score-exact');
+    expect(await artist.getAttribute('class')).toContain('ts-score-partial');
+    expect(await album.getAttribute('class')).toContain('ts-score-miss');
+    const bg = (l: typeof title) => l.evaluate((e) => getComputedStyle(e).backgroundColor);
+    const colours = [await bg(title), await bg(artist), await bg(album)];
+    expect(new Set(colours).size).toBe(3);
+    expect(colours).not.toContain('rgba(0, 0, 0, 0)');
+    // The thumbnail is the full-resolution cover the source found.
+    expect(await first.locator('.ts-scrape-thumb img').getAttribute('src')).toBe(ART.replace('100x100bb', '3000x3000bb'));
+    await expect.poll(() => first.locator('.ts-scrape-thumb img').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBe(600);
+    await shot('results-light-desktop');
+
+    await album.click();
+    await expect.poll(() => page.locator('#ts-field-album').inputValue()).toBe(ALBUM);
+
+    await first.getByTestId('copy-row').click();
+    await expect.poll(() => page.locator('[data-testid="cover-preview"] img').getAttribute('src')).toMatch(/^\/apimt\/uploaded_image\//);
+    expect(await page.locator('#ts-field-artist').inputValue()).toBe(`${song.artist} & The Testers`);
+    expect(await page.locator('#ts-field-year').inputValue()).toBe('2011');
+    expect(await page.locator('#ts-field-tracknumber').inputValue()).toBe('7');
+    expect(await page.locator('#ts-field-totaltracks').inputValue()).toBe('12');
+    expect(await page.locator('#ts-field-discnumber').inputValue()).toBe('1');
+    await shot('row-copied');
+
+    await page.getByTestId('save-button').click();
+    await notice('修改成功！').waitFor();
+    const probe = await ffprobe(song.full);
+    expect(probe.tags.title).toBe(song.title);
+    expect(probe.tags.artist).toBe(`${song.artist} & The Testers`);
+    expect(probe.tags.album).toBe(ALBUM);
+    expect(probe.tags.date ?? probe.tags.year).toMatch(/^2011/);
+    expect(coverOf(probe)).toMatchObject({ width: 600, height: 600 });
+  });
+
+  it('refuses an empty title before asking, says 暂无信息 when nothing is found, and shows a source failure', async () => {
+    const asked = fake.seen.length;
+    const titleBox = page.locator('#ts-field-title');
+    await titleBox.fill('   ');
+    await page.getByTestId('lookup-button').click();
+    await notice('标题不能为空！').waitFor();
+    expect(fake.seen.length).toBe(asked);
+    // The notice sits over the editor's head for its 2 s.
+    await notice('标题不能为空！').waitFor({ state: 'detached' });
+
+    await titleBox.fill('nothing like it');
+    await page.getByTestId('lookup-button').click();
+    await expect.poll(() => page.getByTestId('scrape-results').getAttribute('data-status')).toBe('done');
+    await page.getByTestId('scrape-results').getByText('暂无信息').waitFor();
+
+    await titleBox.fill('outage song');
+    await page.getByTestId('lookup-button').click();
+    const error = page.getByTestId('scrape-error');
+    await error.waitFor();
+    // The source's failure names the HTTP status (TAGSONIC_ERR_PLUGIN_HTTP_*), in the interface language.
+    expect(await error.textContent()).toMatch(/503/);
+    await shot('results-error');
+    await titleBox.fill(song.title);
+  });
+
+  it('the lyrics button says 未找到歌词！ for a source without lyrics; translation without an LLM says why', async () => {
+    await page.getByTestId('lookup-button').click();
+    await page.getByTestId('scrape-table').waitFor();
+    await page.getByTestId('scrape-table').locator('tbody tr').first().getByTestId('show-lyric').click();
+    await notice('未找到歌词！').waitFor();
+    expect(await page.getByTestId('scrape-lyric').count()).toBe(0);
+
+    await page.locator('#ts-field-lyrics').fill('[00:01.00]你好\n[00:03.00]世界');
+    await page.getByRole('button', { name: '歌词翻译' }).click();
+    // The translation panel replaces the results in the resource area (one at a time, §2).
+    await page.getByTestId('lyric-translation').waitFor();
+    expect(await page.getByTestId('scrape-results').count()).toBe(0);
+    await page.getByTestId('translate-button').click();
+    await notice('翻译失败！').waitFor();
+    await shot('translation-not-configured');
+    await page.getByRole('button', { name: '重置' }).click();
+  });
+
+  it('reads in the dark theme and on a phone', async () => {
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await page.reload();
+    await openSong(page);
+    await page.getByTestId('lookup-button').click();
+    await page.getByTestId('scrape-table').waitFor();
+    await expect.poll(() => page.locator('.ts-scrape-thumb img').first().evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBe(600);
+    await shot('results-dark-desktop');
+
+    const phone = await newContext(browser, { width: 390, height: 844 });
+    await serveCovers(phone);
+    const p = await phone.newPage();
+    await p.goto(`${server.base}/login`);
+    await p.evaluate(() => localStorage.setItem('resource', 'itunes'));
+    await signIn(p);
+    await openSong(p);
+    await p.getByTestId('lookup-button').click();
+    await p.getByTestId('scrape-table').waitFor();
+    await p.screenshot({ path: path.join(SHOTS, 'results-light-phone.png') });
+    await phone.close();
+  });
+});
