@@ -76,6 +76,15 @@ describe('StorePluginRegistry', () => {
     // A new version keeps the enabled state and the settings.
     expect(await registry.install(pkg({ version: '1.1.0', config }), 'upload')).toMatchObject({ enabled: true, settings: { config: { token: 'secret' } } });
     expect(await registry.setEnabled('demo', false)).toMatchObject({ enabled: false, disabledReason: 'admin' });
+
+    // A setting only a newer version has is kept but not handed to an older one (its form would refuse it).
+    const withRegion = { ...config, properties: { ...config.properties, region: { type: 'string' as const, title: 'Region' } } };
+    await registry.install(pkg({ version: '1.2.0', config: withRegion }), 'upload');
+    await registry.configure('demo', { config: { token: 'secret', region: 'jp' } });
+    expect((await registry.activate('demo', '1.1.0')).settings.config).toEqual({ token: 'secret' });
+    expect((await registry.setEnabled('demo', true)).enabled).toBe(true);
+    await registry.configure('demo', { config: { token: 'other' } });
+    expect((await registry.activate('demo', '1.2.0')).settings.config).toEqual({ token: 'other', region: 'jp' });
   });
 
   it('removes uploaded versions (moving the active one) and whole uploads; shipped versions stay', async () => {

@@ -96,7 +96,13 @@ function checkBaseUrl(baseUrl: string | null): string | null {
 const sortVersions = (versions: PluginVersion[]): PluginVersion[] =>
   [...versions].sort((a, b) => compareVersions(b.version, a.version) || b.installedAt.localeCompare(a.installedAt));
 
+/**
+ * The record as callers see it. Settings are shown for the active version's form only: values of keys another kept
+ * version declares stay stored (rolling forward again restores them) but would be refused by this version's form.
+ */
 function toRecord(doc: PluginDoc): PluginRecord {
+  const properties = doc.versions.find((v) => v.version === doc.activeVersion)?.manifest.config?.properties ?? {};
+  const config = Object.fromEntries(Object.entries(doc.settings.config).filter(([key]) => Object.hasOwn(properties, key)));
   return {
     id: doc._id,
     kind: doc.kind,
@@ -105,7 +111,7 @@ function toRecord(doc: PluginDoc): PluginRecord {
     builtin: doc.builtin,
     enabled: doc.enabled,
     disabledReason: doc.disabledReason,
-    settings: doc.settings,
+    settings: { baseUrl: doc.settings.baseUrl, config },
     health: doc.health,
     updatedAt: doc.updatedAt,
   };
@@ -188,7 +194,7 @@ export class StorePluginRegistry implements PluginRegistry {
 
   async setEnabled(id: string, enabled: boolean, reason: 'admin' | 'auto' = 'admin'): Promise<PluginRecord> {
     return this.mutate(id, (doc) => {
-      if (enabled) checkConfig(this.activeManifest(doc), doc.settings.config);
+      if (enabled) checkConfig(this.activeManifest(doc), toRecord(doc).settings.config);
       return { enabled, disabledReason: enabled ? null : reason };
     });
   }
@@ -201,7 +207,10 @@ export class StorePluginRegistry implements PluginRegistry {
         // Only what the administrator set is kept: defaults stay the manifest's, so a new version's defaults apply.
         const config = Object.fromEntries(Object.entries(settings.config ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== ''));
         checkConfig(this.activeManifest(doc), config);
-        next.config = config;
+        // Settings of other kept versions' forms are not in this form: they stay for those versions.
+        const properties = this.activeManifest(doc).config?.properties ?? {};
+        const others = Object.entries(doc.settings.config).filter(([key]) => !Object.hasOwn(properties, key));
+        next.config = { ...Object.fromEntries(others), ...config };
       }
       return { settings: next };
     });
