@@ -1,32 +1,17 @@
 /**
  * Shared by the built-in tag-source tests: a local HTTP server that replays a service's answers and records
- * every request (so each test asserts the request shape too), and a loader that bundles `plugins/<id>` and
+ * every request (so each test asserts the request shape too; the server itself is ./replay-server.ts, which the
+ * benches use outside vitest), and a loader that bundles `plugins/<id>` and
  * points it at that server through `TAGSONIC_SOURCE_URL_<ID>`, through the real loadPlugin, sandbox and
  * guarded http. Call `sourceFake` at a test file's top level: it registers the server's and the plugins'
  * set-up and tear-down hooks.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { loadPlugin, type LoadedPlugin, type LoadPluginOptions, type PluginSettings } from '@tagsonic/workers/plugin-runtime';
 import { builtinPlugin } from '../../workers/src/plugin-runtime/builtin.ts';
+import { startReplayServer, type FakeAnswer, type ReplayServer, type SeenRequest } from './replay-server.ts';
 
-/** One request the fake received. */
-export interface SeenRequest {
-  path: string;
-  query: URLSearchParams;
-  headers: IncomingHttpHeaders;
-  /** `GET`, `POST`, … */
-  method: string;
-  /** The request body as UTF-8 text (`''` without one): a form or JSON a source POSTs. */
-  body: string;
-}
-
-/**
- * The fake's answer: status, content type, a body (a string is sent as is, anything else as JSON), and extra
- * response headers if any (`retry-after` on a 429).
- */
-export type FakeAnswer = [status: number, contentType: string, body: unknown, headers?: Record<string, string>];
+export type { FakeAnswer, SeenRequest } from './replay-server.ts';
 
 export interface SourceFake {
   /** Every request so far, oldest first. */
@@ -48,33 +33,19 @@ export function sourceFake(
   id: string,
   answer: (path: string, query: URLSearchParams, request: SeenRequest) => FakeAnswer | Promise<FakeAnswer>,
 ): SourceFake {
-  let server: Server;
-  let port = 0;
+  let server: ReplayServer | undefined;
   const seen: SeenRequest[] = [];
   const loaded: LoadedPlugin[] = [];
-  const baseUrl = () => `http://127.0.0.1:${port}`;
+  const baseUrl = () => server?.baseUrl ?? 'http://127.0.0.1:0';
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const request: SeenRequest = { path: url.pathname, query: url.searchParams, headers: req.headers, method: req.method ?? 'GET', body: Buffer.concat(chunks).toString('utf8') };
-        seen.push(request);
-        void Promise.resolve(answer(url.pathname, url.searchParams, request)).then(([status, type, body, headers]) => {
-          if (!res.destroyed) res.writeHead(status, { ...headers, 'content-type': type }).end(typeof body === 'string' ? body : JSON.stringify(body));
-        });
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    server = await startReplayServer(answer, seen);
   });
   afterEach(() => {
     for (const plugin of loaded.splice(0)) plugin.close();
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server?.close();
   });
 
   return {
