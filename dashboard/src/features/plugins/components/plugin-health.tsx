@@ -27,7 +27,7 @@ export function HealthTag({ item }: { item: Pick<PluginItem, 'enabled' | 'disabl
   return (
     <Tag intent="danger" icon="error" data-health={state} title={error ? `${error.code}: ${error.message}` : undefined} className="ts-plugin-broken">
       {state === 'auto-disabled' ? t('连续失败，已自动停用') : t('故障')}
-      {said ? `：${said}` : ''}
+      {said ? `${lang === 'en' ? ': ' : '：'}${said}` : ''}
     </Tag>
   );
 }
