@@ -138,6 +138,20 @@ describe('nats bus across processes', () => {
     }
   });
 
+  it('answers a request whose reply exceeds the server\'s max_payload with an error instead of a timeout', async () => {
+    const bus = await connectNatsBus({ servers: server.url, name: 'big-reply' });
+    try {
+      const subject = `tagsonic.rpc.${uniqueArea()}.big`;
+      const sub = await bus.serve(subject, async () => 'x'.repeat(2 * 1024 * 1024), { queue: 'w', concurrency: 1 });
+      const t0 = Date.now();
+      await expect(bus.request(subject, {}, { timeoutMs: 5_000 })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_BUS_REPLY_TOO_LARGE', kind: 'unavailable' });
+      expect(Date.now() - t0).toBeLessThan(4_000);
+      await sub.close();
+    } finally {
+      await bus.close();
+    }
+  });
+
   it('fails fast with an unavailable error when no server listens', async () => {
     const err = await connectNatsBus({ servers: 'nats://127.0.0.1:1' }).catch((e: unknown) => e);
     expect(isTagsonicError(err) && err.kind === 'unavailable').toBe(true);

@@ -31,7 +31,19 @@ import type {
   ServeOptions,
   Subscription,
 } from './port.ts';
-import { answer, assertServeOptions, assertTimeout, DEFAULT_REQUEST_TIMEOUT_MS, Limiter, noResponder, requestTimeout, RPC_PREFIX, settle } from './rpc.ts';
+import {
+  answer,
+  assertServeOptions,
+  assertTimeout,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  encodeError,
+  Limiter,
+  noResponder,
+  replyTooLarge,
+  requestTimeout,
+  RPC_PREFIX,
+  settle,
+} from './rpc.ts';
 import { assertPattern, assertSubject, COMMAND_PREFIX, EVENT_PREFIX } from './subjects.ts';
 
 export interface NatsBusOptions {
@@ -565,7 +577,11 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
           void limiter
             .run(() => answer(handler as RequestHandler<unknown>, msg.string()))
             .then((reply) => {
-              if (!nc.isClosed()) msg.respond(reply);
+              if (nc.isClosed()) return;
+              const data = te.encode(reply);
+              // The server drops a message over its max_payload (1 MiB by default): say so instead of a timeout.
+              const max = nc.info?.max_payload ?? Number.POSITIVE_INFINITY;
+              msg.respond(data.byteLength <= max ? data : encodeError(replyTooLarge(subject, data.byteLength, max)));
             })
             .catch((e: unknown) => onError(e, `answering ${subject}`));
         },

@@ -48,6 +48,16 @@ export async function answer(handler: RequestHandler<unknown>, json: string): Pr
   }
 }
 
+/** A reply carrying only this error (for failures of the transport around the handler). */
+export function encodeError(error: TagsonicError): string {
+  return encodePayload({ ok: false, error: { kind: error.kind, code: error.code, message: error.message, details: error.details } });
+}
+
+export const replyTooLarge = (subject: string, bytes: number, max: number) =>
+  new TagsonicError('unavailable', 'TAGSONIC_ERR_BUS_REPLY_TOO_LARGE', `The reply to ${subject} (${bytes} bytes) is larger than the bus carries (${max} bytes).`, {
+    details: { subject, bytes, max },
+  });
+
 /** The caller's side of `answer`: the value, or the responder's error rebuilt as a TagsonicError. */
 export function settle<T>(json: string, subject: string): T {
   let reply: Reply;

@@ -209,6 +209,7 @@ const CATALOGUE: Record<string, Entry> = {
   // Scraping through the workers' plugin pool (request/reply on the bus)
   TAGSONIC_ERR_BUS_NO_RESPONDER: { zh: '没有正在运行的后台 worker，无法处理该请求', en: 'No worker is running to handle this request.' },
   TAGSONIC_ERR_BUS_TIMEOUT: { zh: '后台处理超时，请稍后再试', en: 'The worker did not answer in time; try again shortly.' },
+  TAGSONIC_ERR_BUS_REPLY_TOO_LARGE: { zh: '后台返回的结果过大，无法传输', en: "The worker's answer is too large to send back." },
   TAGSONIC_ERR_SCRAPE_TITLE_REQUIRED: { zh: '标题不能为空！', en: 'The title cannot be empty.' },
   TAGSONIC_ERR_SCRAPE_LYRIC_REQUIRED: { zh: '歌词不能为空！', en: 'The lyrics cannot be empty.' },
   TAGSONIC_ERR_PLUGIN_NOT_A_SOURCE: { zh: '该插件不是标签数据源', en: 'This plugin is not a tag source.' },
