@@ -73,6 +73,15 @@ beforeAll(async () => {
     const { manifest, code } = await builtinPlugin(id);
     await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
   }
+  // An uploaded source with an artist lookup (the built-ins that have one call Chinese sites).
+  await rt.plugins.install({
+    manifest: { id: 'artist_finder', name: 'Artist Finder', version: '1.0.0', description: 'Finds artists.', kind: 'tag-source', entry: 'index.js', permissions: {} },
+    code: `module.exports = {
+      search: async () => [],
+      artist: async ({ keyword }) => keyword === '周杰伦' ? { name: '周杰伦', image: 'https://img.example/jay.jpg', description: '华语流行乐男歌手' } : null,
+    };`,
+  }, 'upload');
+  await rt.plugins.setEnabled('artist_finder', true);
   worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, plugins: { registry: rt.plugins, store: rt.store } });
   app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
   await app.ready();
@@ -116,7 +125,7 @@ describe('scrape routes (embedded mode)', () => {
       const disabled = expectError(await call(app, admin, 'POST', '/apimt/fetch_id3_by_title/', { title: 'Yesterday', resource: 'itunes' }), 409, 'TAGSONIC_ERR_PLUGIN_DISABLED');
       expect(disabled.message).toContain('itunes');
       const sources = expectOk(await call(app, admin, 'POST', '/apimt/get_sources/', {}));
-      expect(sources.data).toEqual([{ id: 'lrclib', name: expect.any(String), enabled: true }]);
+      expect(sources.data.map((x: { id: string }) => x.id)).toEqual(['lrclib', 'artist_finder']);
     } finally {
       await rt.plugins.setEnabled('itunes', true);
     }
@@ -156,9 +165,18 @@ describe('scrape routes (embedded mode)', () => {
     expect(llmSeen.at(-1)).toEqual({ path: '/v1/chat/completions', authorization: 'Bearer sk-local', model: 'qwen2.5' });
   });
 
-  it('get_sources lists the installed, enabled tag sources in the spec\'s order', async () => {
+  it('fetch_artist_by_keyword answers the source\'s artist, or an empty list', async () => {
+    const found = expectOk(await call(app, admin, 'POST', '/apimt/fetch_artist_by_keyword/', { title: ' 周杰伦 ', resource: 'artist_finder', full_path: path.join(media, 'yesterday.mp3') }));
+    expect(found.data).toEqual([{ artist: '周杰伦', artist_img: 'https://img.example/jay.jpg', desc: '华语流行乐男歌手' }]);
+    expect(expectOk(await call(app, admin, 'POST', '/apimt/fetch_artist_by_keyword/', { title: 'Nobody', resource: 'artist_finder' })).data).toEqual([]);
+    expectError(await call(app, admin, 'POST', '/apimt/fetch_artist_by_keyword/', { title: '', resource: 'artist_finder' }), 400, 'TAGSONIC_ERR_SCRAPE_TITLE_REQUIRED');
+    // The spec's default source is kuwo: not installed here.
+    expectError(await call(app, admin, 'POST', '/apimt/fetch_artist_by_keyword/', { title: '周杰伦' }), 404, 'TAGSONIC_ERR_PLUGIN_NOT_FOUND');
+  });
+
+  it('get_sources lists the installed, enabled tag sources in the spec\'s order, uploaded ones after', async () => {
     const body = expectOk(await call(app, admin, 'POST', '/apimt/get_sources/', {}));
-    expect(body.data.map((s: { id: string }) => s.id)).toEqual(['itunes', 'lrclib']);
+    expect(body.data.map((s: { id: string }) => s.id)).toEqual(['itunes', 'lrclib', 'artist_finder']);
     expect(body.data[0]).toEqual({ id: 'itunes', name: 'iTunes', enabled: true });
   });
 });
