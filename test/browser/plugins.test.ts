@@ -281,7 +281,10 @@ describe('plugin screens in chromium', { timeout: 120_000 }, () => {
 
     await uploadFile('bad.zip', bad);
     await notice(page, '上传失败！').waitFor();
-    expect(await notice(page, '上传失败！').textContent()).toContain(serverMessage(envelope.data.error, envelope.message, 'zh-CN'));
+    const said = await notice(page, '上传失败！').textContent();
+    // The catalogue's Chinese text for the code, not the server's English words.
+    expect(said).toContain(serverMessage(envelope.data.error, envelope.message, 'zh-CN'));
+    expect(said).not.toContain(envelope.message);
     await page.waitForTimeout(300);
     await screenshot(page, 'plugins-08-bad-zip');
   });
@@ -307,6 +310,32 @@ describe('plugin screens in chromium', { timeout: 120_000 }, () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('pages the list at 20', async () => {
+    const csrf = (await context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '';
+    for (let i = 1; i <= 12; i++) {
+      const id = `bulk_${String(i).padStart(2, '0')}`;
+      const buffer = await zip([
+        { name: 'manifest.json', data: JSON.stringify({ ...manifest('1.0.0'), id, name: `Bulk ${i}`, config: undefined }) },
+        { name: 'index.js', data: 'module.exports = { search: async () => [] };' },
+      ]);
+      const res = await page.request.post(`${server.base}/apimt/upload_script/`, {
+        multipart: { upload_file: { name: `${id}.zip`, mimeType: 'application/zip', buffer } },
+        headers: { 'X-CSRFToken': csrf, 'X-Requested-With': 'XMLHttpRequest' },
+      });
+      expect(((await res.json()) as { result: boolean }).result).toBe(true);
+    }
+    const first = (await api(page, '/apimt/get_resource_script/', { page: 1, page_size: 20 })).data as { total: number };
+    expect(first.total).toBeGreaterThan(20);
+    await page.goto(`${server.base}/mod`);
+    await page.locator('[data-testid="plugin-list"]:not([data-loading]) [data-plugin]').first().waitFor();
+    expect(await page.locator('[data-testid="plugin-list"] [data-plugin]').count()).toBe(20);
+    const pager = page.getByTestId('plugin-pager');
+    expect(await pager.textContent()).toContain('第 1 / 2 页');
+    await pager.getByRole('button', { name: '下一页' }).click();
+    await expect.poll(() => pager.textContent()).toContain('第 2 / 2 页');
+    await expect.poll(() => page.locator('[data-testid="plugin-list"] [data-plugin]').count()).toBe(first.total - 20);
   });
 
   it('fits a phone: the side menu becomes a bar, the details drawer fills the screen', async () => {
