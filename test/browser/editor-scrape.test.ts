@@ -3,7 +3,8 @@
  * pointed by TAGSONIC_SOURCE_URL_ITUNES at a local fake of the Search API (test/support/source-fake.ts), the
  * 刮削配置 select lists the server's sources, a lookup shows the scored candidates with the spec's colours,
  * a cell and then the whole row (cover included) are copied into the editor, and the save is checked in the
- * file with ffprobe. The cover CDN (is1-ssl.mzstatic.com) is answered by the browser's request interception,
+ * file with ffprobe. The built-in LRCLIB source, pointed at its own fake, supplies a lyric whose credit
+ * lines fill composer and lyricist. The cover CDN (is1-ssl.mzstatic.com) is answered by the browser's request interception,
  * since nothing in tests reaches the internet. Screenshots: light and dark, desktop and phone.
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
@@ -54,6 +55,15 @@ function searchAnswer(term: string): [number, string, unknown] {
 
 const fake = sourceFake('itunes', (p, query) => (p === '/search' ? searchAnswer(query.get('term') ?? '') : [404, 'text/html', '<html>Not Found</html>']));
 
+/** LRCLIB records (as its documentation shows them) for the opened song: a synced lyric with credit lines. */
+const LYRIC = '[00:00.00] 作词 : 林夕\n[00:01.00] 作曲 : 陈小霞\n[00:17.12] I feel your breath upon my neck\n[00:20.41] A soft caress as cold as death\n';
+const lrcRecord = () => ({ id: 3396226, trackName: song.title, artistName: song.artist, albumName: 'Lyrics Album', duration: 233, instrumental: false, plainLyrics: 'I feel your breath upon my neck\n', syncedLyrics: LYRIC });
+const lrclib = sourceFake('lrclib', (p) => {
+  if (p === '/api/search') return [200, 'application/json', [lrcRecord()]];
+  if (p === '/api/get/3396226') return [200, 'application/json', lrcRecord()];
+  return [404, 'application/json', { code: 404, name: 'TrackNotFound', message: 'Failed to find specified track' }];
+});
+
 const notice = (title: string) => page.locator(`.bp6-toast [data-notice-title="${title}"]`);
 const shot = async (name: string) => {
   await mkdir(SHOTS, { recursive: true });
@@ -100,6 +110,7 @@ beforeAll(async () => {
   coverJpeg = await readFile(picture);
   // The server (and the workers it starts) read the source's base URL from the environment.
   process.env.TAGSONIC_SOURCE_URL_ITUNES = fake.baseUrl();
+  process.env.TAGSONIC_SOURCE_URL_LRCLIB = lrclib.baseUrl();
   server = await startServer(home.home, PASSWORD);
   browser = await launchBrowser();
   context = await newContext(browser);
@@ -113,6 +124,7 @@ afterEach(async (ctx) => {
 
 afterAll(async () => {
   delete process.env.TAGSONIC_SOURCE_URL_ITUNES;
+  delete process.env.TAGSONIC_SOURCE_URL_LRCLIB;
   await browser?.close();
   await server?.stop();
   if (home) await rm(home.home, { recursive: true, force: true });
@@ -218,6 +230,28 @@ describe('editor: online lookup', { timeout: 120_000 }, () => {
     await notice('翻译失败！').waitFor();
     await shot('translation-not-configured');
     await page.getByRole('button', { name: '重置' }).click();
+  });
+
+  it('shows a source lyric, and copying it fills the lyrics, composer and lyricist (extract_lyric)', async () => {
+    await page.getByRole('button', { name: '刮削配置' }).click();
+    await page.locator('#ts-resource').selectOption('lrclib');
+    await page.getByRole('button', { name: '确定' }).click();
+    await page.getByTestId('lookup-button').click();
+    await page.getByTestId('scrape-table').waitFor();
+    await page.getByTestId('scrape-table').locator('tbody tr').first().getByTestId('show-lyric').click();
+    const shown = page.getByTestId('scrape-lyric');
+    await shown.waitFor();
+    expect(await shown.textContent()).toContain('I feel your breath upon my neck');
+    await page.locator('.bp6-overlay-enter-done .ts-scrape-lyric, .bp6-overlay-open .ts-scrape-lyric').waitFor();
+    await shot('lyric-dialog');
+    await page.getByTestId('copy-lyric').click();
+    await expect.poll(() => page.locator('#ts-field-lyricist').inputValue()).toBe('林夕');
+    expect(await page.locator('#ts-field-composer').inputValue()).toBe('陈小霞');
+    expect(await page.locator('#ts-field-lyrics').inputValue()).toContain('[00:17.12]');
+    await page.getByRole('button', { name: '重置' }).click();
+    await page.getByRole('button', { name: '刮削配置' }).click();
+    await page.locator('#ts-resource').selectOption('itunes');
+    await page.getByRole('button', { name: '确定' }).click();
   });
 
   it('reads in the dark theme and on a phone', async () => {
