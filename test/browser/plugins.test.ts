@@ -234,7 +234,7 @@ describe('plugin screens in chromium', { timeout: 120_000 }, () => {
         await page.goto(`${server.base}/mod`);
         await page.locator('[data-testid="plugin-list"]:not([data-loading])').waitFor();
         return row('itunes').locator('[data-health="failing"]').count();
-      }, { timeout: 30_000, intervals: [2000] })
+      }, { timeout: 30_000, interval: 2000 })
       .toBe(1);
     const lastError = row('itunes').getByTestId('plugin-last-error');
     const code = await lastError.getAttribute('data-code');
