@@ -153,9 +153,9 @@ export interface TrackInfo extends TrackTags {
 
 /**
  * Tags of audio files inside the media roots (`path` is a full path inside them, or relative to the media
- * folder). `write` needs the `write` grant, goes through the host's journaled tag engine (undoable like an edit
- * in the editor, verified before it replaces the file)
- * and changes only the fields given; a field set to `null` is removed.
+ * folder). `write` needs the `write` grant and changes only the fields given; a field set to `null` is removed.
+ * It goes through the host's journaled tag engine: verified before it replaces the file, and undoable like an
+ * edit in the editor (the journal names the plugin as `plugin:<id>`).
  *
  * @example
  * const track = await caps.tags.read({ path });
@@ -187,10 +187,10 @@ export interface FileEntry {
 
 /**
  * Files inside the media roots; every path is a full path inside them (or relative to the media folder)
- * and may not leave them (`..`, absolute
- * paths and symlinks pointing outside throw `TAGSONIC_ERR_PLUGIN_DENIED`). `move`, `copy` and `delete` need
- * the `write` grant; `move` and `copy` throw `TAGSONIC_ERR_PLUGIN_CONFLICT` when the target exists unless
- * `overwrite` is set, and `delete` may move the file to the host's trash rather than unlink it.
+ * and may not leave them (`..`, absolute paths and symlinks pointing outside throw
+ * `TAGSONIC_ERR_PLUGIN_DENIED`; a listing leaves such symlinks out). `move`, `copy` and `delete` need the
+ * `write` grant (with `read` they are absent); they work on files, not folders. `move` and `copy` create the
+ * target's folders and throw `TAGSONIC_ERR_PLUGIN_CONFLICT` when the target exists unless `overwrite` is set.
  *
  * @example
  * const { entries } = await caps.files.list({ path: 'Incoming' });
@@ -241,7 +241,8 @@ export type FfmpegResult<P extends FfmpegJob['preset']> = {
 
 /**
  * The host's ffmpeg presets on media-root paths (needs the `ffmpeg` grant; writing an `output` also needs
- * `files: write`). Runs are queued by the host's transcode limiter.
+ * `files: write`; an output never replaces an existing file: `TAGSONIC_ERR_PLUGIN_CONFLICT`). The host runs two
+ * ffmpeg/fpcalc processes at a time per worker and queues the rest (`TAGSONIC_ERR_PLUGIN_LIMIT` after a minute).
  *
  * @example
  * const { duration } = await caps.ffmpeg.run({ preset: 'probe', input: 'Album/01.flac' });
@@ -253,7 +254,7 @@ export interface FfmpegCapability {
 // ---------------------------------------------------------------- fingerprint
 
 /**
- * Chromaprint (fpcalc) fingerprints, the input of an AcoustID lookup.
+ * Chromaprint (fpcalc) fingerprints, the input of an AcoustID lookup. `duration` is in seconds (fpcalc's).
  *
  * @example
  * const { fingerprint, duration } = await caps.fingerprint.compute({ path: 'Album/01.flac' });

@@ -56,7 +56,8 @@ interface KvDoc extends Doc {
   updatedAt: string;
 }
 
-let kvIndexes: WeakMap<Store, Promise<void>> = new WeakMap();
+/** One index build per store (the collection is shared by every plugin). */
+const kvIndexes = new WeakMap<Store, Promise<void>>();
 
 export function kvCapability(pluginId: string, store: Store): Record<string, HostFunction> {
   const collection = store.collection<KvDoc>(PLUGIN_KV_COLLECTION);
@@ -105,11 +106,6 @@ export function kvCapability(pluginId: string, store: Store): Record<string, Hos
       return docs.map((d) => d.key).filter((k) => k.startsWith(prefix)).sort();
     },
   };
-}
-
-/** Tests drop the store between cases; a new store gets its index again. */
-export function forgetKvIndexes(): void {
-  kvIndexes = new WeakMap();
 }
 
 // ---------------------------------------------------------------- progress
