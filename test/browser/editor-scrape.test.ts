@@ -167,6 +167,13 @@ describe('editor: online lookup', { timeout: 120_000 }, () => {
     await expect.poll(() => first.locator('.ts-scrape-thumb img').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBe(600);
     await shot('results-light-desktop');
 
+    // The thumbnail opens the full-size cover.
+    await first.locator('.ts-scrape-thumb').click();
+    const preview = page.getByTestId('scrape-cover-preview');
+    await expect.poll(() => preview.evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBe(600);
+    await page.locator('.ts-scrape-preview .bp6-dialog-close-button').click();
+    await expect.poll(() => preview.count()).toBe(0);
+
     await album.click();
     await expect.poll(() => page.locator('#ts-field-album').inputValue()).toBe(ALBUM);
 
