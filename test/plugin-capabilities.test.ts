@@ -289,3 +289,13 @@ describe('bytes across the sandbox', () => {
     expect(Buffer.from(result.artwork.data).equals(png)).toBe(true);
   }, 30_000);
 });
+
+describe('an aggregator\'s time limit', () => {
+  it('a plugin granted sources outlives a source that takes the full default 10 s', async () => {
+    const slow: PluginHostServices['searchSource'] = () => new Promise((resolve) => setTimeout(() => resolve([]), 10_500));
+    const manifest = { id: 'aggregator', name: 'Aggregator', version: '1.0.0', description: 'Waits on a source.', kind: 'tag-source', entry: 'index.js', permissions: { sources: { ids: ['itunes'], reason: 's' } } };
+    const plugin = loadPlugin({ manifest, code: `exports.search = async (o, caps) => caps.sources.search({ id: 'itunes', query: o });`, env: {}, host: { roots, journal, store, searchSource: slow } });
+    loaded.push(plugin);
+    await expect(plugin.invoke('search', { title: 'x', artist: '', album: '', limit: 5 })).resolves.toEqual([]);
+  }, 20_000);
+});

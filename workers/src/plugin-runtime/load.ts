@@ -26,6 +26,13 @@ export const PLUGIN_CONFIG_INVALID = 'TAGSONIC_ERR_PLUGIN_CONFIG_INVALID';
 export const SOURCE_RATE_PER_SEC: Readonly<Record<string, number>> = { musicbrainz: 1, acoustid: 3, itunes: 1 / 3 };
 export const DEFAULT_RATE_PER_SEC = 5;
 
+/**
+ * The wall-clock limit of a plugin granted `sources` (smart_tag), unless `sandbox.timeoutMs` says otherwise. It
+ * waits on the sources it searches, each under its own limit (10 s by default), so it needs longer than they do,
+ * or one slow source would time the whole search out instead of being skipped.
+ */
+export const AGGREGATOR_TIMEOUT_MS = 25_000;
+
 const DEFAULT_HTTP_LIMITS: Omit<PluginHttpLimits, 'ratePerSec'> = { timeoutMs: 8_000, maxBytes: 8 * 1024 * 1024 };
 
 /** What the administrator set for one plugin. */
@@ -114,7 +121,13 @@ export function loadPlugin(options: LoadPluginOptions): LoadedPlugin {
     };
   }
 
-  const sandbox = createSandbox({ id: manifest.id, code: options.code, capabilities, ...options.sandbox });
+  const sandbox = createSandbox({
+    id: manifest.id,
+    code: options.code,
+    capabilities,
+    ...options.sandbox,
+    timeoutMs: options.sandbox?.timeoutMs ?? (manifest.permissions.sources ? AGGREGATOR_TIMEOUT_MS : undefined),
+  });
   return {
     manifest,
     sandbox,
