@@ -7,6 +7,7 @@ import { passwd } from './commands/passwd.ts';
 import { license } from './commands/license.ts';
 import { subsonicPassword } from './commands/subsonic-password.ts';
 import { apikey } from './commands/apikey.ts';
+import { plugin } from './commands/plugin.ts';
 
 const HELP = `tagsonic — self-hosted music library manager
 
@@ -22,6 +23,8 @@ const HELP = `tagsonic — self-hosted music library manager
                             create (printed once), list or revoke USER's Subsonic API keys
   tagsonic license issue [--forever] [--days N]
                             print a V2 activation code for the installation in TAGSONIC_HOME
+  tagsonic plugin new|test|pack|install …
+                            write a plugin: scaffold, run it in the sandbox, package it, upload it
 
 In a checkout run these as ./run <command> (e.g. ./run passwd admin).
 
@@ -46,6 +49,9 @@ async function main(argv: string[]): Promise<void> {
       return apikey(args);
     case 'license':
       return license(args);
+    case 'plugin':
+      process.exitCode = await plugin(args);
+      return;
     case undefined:
     case 'help':
     case '--help':
