@@ -8,9 +8,13 @@
  * since nothing in tests reaches the internet. Screenshots: light and dark, desktop and phone.
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { openRuntime } from '@tagsonic/cli';
+import { loadConfig } from '@tagsonic/core/config';
 import { sourceFake } from '../support/source-fake.ts';
 import { buildDashboard, coverOf, ffprobe, launchBrowser, makeHome, makePicture, newContext, startServer, type Home, type Server } from './harness.ts';
 
@@ -25,6 +29,8 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let coverJpeg: Buffer;
+/** An OpenAI-compatible chat endpoint that "translates" each line it is sent as 译(line). */
+let llm: HttpServer;
 /** The song the editor opens: an MP3 with a title and an artist. */
 let song: { full: string; name: string; dir: string; title: string; artist: string };
 
@@ -108,6 +114,24 @@ beforeAll(async () => {
   const picture = path.join(home.home, 'itunes-cover.jpg');
   await makePicture(picture, 600, 600, 'teal');
   coverJpeg = await readFile(picture);
+  llm = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c));
+    req.on('end', () => {
+      const body = JSON.parse(raw) as { messages: Array<{ content: string }> };
+      const lines = JSON.parse(body.messages.at(-1)!.content) as string[];
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify(lines.map((l) => `译(${l})`)) } }] }));
+    });
+  });
+  await new Promise<void>((resolve) => llm.listen(0, '127.0.0.1', resolve));
+  // The LLM settings live in the store; written before the server opens it (one process at a time).
+  const rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home.home }));
+  await rt.store.collection('settings').updateOne(
+    { _id: 'system' },
+    { $set: { llm_base_url: `http://127.0.0.1:${(llm.address() as AddressInfo).port}/v1`, llm_api_key: 'sk-local', llm_model_name: 'qwen2.5' } },
+    { upsert: true },
+  );
+  await rt.close();
   // The server (and the workers it starts) read the source's base URL from the environment.
   process.env.TAGSONIC_SOURCE_URL_ITUNES = fake.baseUrl();
   process.env.TAGSONIC_SOURCE_URL_LRCLIB = lrclib.baseUrl();
@@ -127,6 +151,7 @@ afterAll(async () => {
   delete process.env.TAGSONIC_SOURCE_URL_LRCLIB;
   await browser?.close();
   await server?.stop();
+  await new Promise((resolve) => llm?.close(resolve));
   if (home) await rm(home.home, { recursive: true, force: true });
 });
 
@@ -221,21 +246,24 @@ describe('editor: online lookup', { timeout: 120_000 }, () => {
     await titleBox.fill(song.title);
   });
 
-  it('the lyrics button says 未找到歌词！ for a source without lyrics; translation without an LLM says why', async () => {
+  it('the lyrics button says 未找到歌词！ for a source without lyrics; the translation panel translates and copies', async () => {
     await page.getByTestId('lookup-button').click();
     await page.getByTestId('scrape-table').waitFor();
     await page.getByTestId('scrape-table').locator('tbody tr').first().getByTestId('show-lyric').click();
     await notice('未找到歌词！').waitFor();
     expect(await page.getByTestId('scrape-lyric').count()).toBe(0);
 
-    await page.locator('#ts-field-lyrics').fill('[00:01.00]你好\n[00:03.00]世界');
+    await page.locator('#ts-field-lyrics').fill('[00:01.00]Hello\n[00:03.00]World');
     await page.getByRole('button', { name: '歌词翻译' }).click();
     // The translation panel replaces the results in the resource area (one at a time, §2).
     await page.getByTestId('lyric-translation').waitFor();
     expect(await page.getByTestId('scrape-results').count()).toBe(0);
     await page.getByTestId('translate-button').click();
-    await notice('翻译失败！').waitFor();
-    await shot('translation-not-configured');
+    const translated = page.locator('#ts-translation-text');
+    await expect.poll(() => translated.inputValue()).toBe('[00:01.00]译(Hello)\n[00:03.00]译(World)');
+    await shot('translation');
+    await page.getByTestId('lyric-translation').getByRole('button', { name: '复制到歌词' }).click();
+    await expect.poll(() => page.locator('#ts-field-lyrics').inputValue()).toBe('[00:01.00]译(Hello)\n[00:03.00]译(World)');
     await page.getByRole('button', { name: '重置' }).click();
   });
 
