@@ -60,7 +60,8 @@ const pluginZip = (version: string) =>
     { name: 'mirror-lyrics/README.md', data: '# Mirror Lyrics' },
   ]);
 
-const notice = (p: Page, title: string) => p.locator(`.bp6-toast [data-notice-title="${title}"]`);
+/** The newest notice with this title (an earlier one may still be showing: a hovered toast does not time out). */
+const notice = (p: Page, title: string) => p.locator(`.bp6-toast [data-notice-title="${title}"]`).last();
 const row = (id: string) => page.locator(`[data-testid="plugin-list"] [data-plugin="${id}"]`);
 const drawer = () => page.locator('[data-testid="plugin-detail"]');
 const versionRow = (v: string) => drawer().locator(`[data-testid="plugin-versions"] tr[data-version="${v}"]`);
