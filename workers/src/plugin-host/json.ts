@@ -41,7 +41,9 @@ export function toSandboxCrossing(value: unknown, marker: string): Crossing {
     // `this[key]` is the value before toJSON: Buffer's toJSON would have turned it into { type, data }.
     const raw = this[key];
     if (raw instanceof Uint8Array) {
-      bytes.push(new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength));
+      // A copy, never the view: a small Buffer is a window on a shared 8 KiB pool slab, and the whole
+      // ArrayBuffer under a view is what gets copied across — other host data would go with it.
+      bytes.push(new Uint8Array(raw));
       return { [marker]: bytes.length - 1 };
     }
     if (ArrayBuffer.isView(raw) || raw instanceof ArrayBuffer) throw new TypeError('only Uint8Array bytes cross, not other binary views');

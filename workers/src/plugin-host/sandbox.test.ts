@@ -351,7 +351,7 @@ describe('plugin sandbox', () => {
       code: `exports.run = async ({ input }, { files }) => {
         const read = await files.read({ path: 'a' });
         const echoed = await files.write({ data: new Uint8Array([9, 8, 7]), nested: [{ cover: read.data.subarray(1) }] });
-        return { sawInput: input instanceof Uint8Array ? Array.from(input) : typeof input, sawRead: read.data instanceof Uint8Array, length: read.data.length, echoed, cover: read.data };
+        return { sawInput: input instanceof Uint8Array ? Array.from(input) : typeof input, sawRead: read.data instanceof Uint8Array, length: read.data.length, underlying: read.data.buffer.byteLength, echoed, cover: read.data };
       };`,
       capabilities: {
         files: {
@@ -361,7 +361,8 @@ describe('plugin sandbox', () => {
       },
     });
     const result = await s.invoke('run', { input: new Uint8Array([4, 5]) }) as Record<string, unknown>;
-    expect(result).toEqual({ sawInput: [4, 5], sawRead: true, length: 4, echoed: 'ok', cover: new Uint8Array([1, 2, 3, 255]) });
+    // `underlying`: only the 4 bytes crossed, not the Buffer pool slab the host's Buffer is a window on.
+    expect(result).toEqual({ sawInput: [4, 5], sawRead: true, length: 4, underlying: 4, echoed: 'ok', cover: new Uint8Array([1, 2, 3, 255]) });
     expect(result.cover).toBeInstanceOf(Uint8Array);
     expect(received).toEqual([{ data: new Uint8Array([9, 8, 7]), nested: [{ cover: new Uint8Array([2, 3, 255]) }] }]);
     expect((received[0] as { data: unknown }).data).toBeInstanceOf(Uint8Array);
