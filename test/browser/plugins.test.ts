@@ -166,8 +166,10 @@ describe('plugin screens in chromium', { timeout: 120_000 }, () => {
     await screenshot(page, 'plugins-02-uploaded-details');
   });
 
-  it('enabling lists the permissions first; a missing required setting is refused in Chinese', async () => {
-    await drawer().getByTestId('plugin-enable').click({ force: true });
+  it('enabling from the list shows the permissions first; a missing required setting is refused in Chinese and opens the settings', async () => {
+    await page.keyboard.press('Escape');
+    await page.waitForURL(`${server.base}/mod`);
+    await row('mirror_lyrics').getByTestId('plugin-enable').click({ force: true });
     const confirm = page.locator('.ts-plugin-confirm');
     await confirm.waitFor();
     expect(await confirm.textContent()).toContain('Asks the mirror for lyrics');
@@ -175,10 +177,14 @@ describe('plugin screens in chromium', { timeout: 120_000 }, () => {
     await page.waitForTimeout(300);
     await screenshot(page, 'plugins-03-enable-confirm');
     await confirm.getByRole('button', { name: '启用' }).click();
-    // The token is required and not set yet: the registry refuses, the notice says why in the interface language.
+    // The token is required and not set yet: the registry refuses, the notice says why in the interface language,
+    // and the plugin's details open on the form to fill in.
     await notice(page, '修改失败！').waitFor();
     expect(await notice(page, '修改失败！').textContent()).toContain(serverMessage('TAGSONIC_ERR_PLUGIN_CONFIG_INVALID', '', 'zh-CN'));
+    await page.waitForURL(/\/mod\?plugin=mirror_lyrics$/);
+    await drawer().getByTestId('plugin-settings').waitFor();
     expect(await drawer().getByTestId('plugin-enable').isChecked()).toBe(false);
+    expect(await row('mirror_lyrics').getAttribute('data-enabled')).toBe('false');
   });
 
   it('configures the plugin (the secret comes back masked), then enables it after confirming', async () => {

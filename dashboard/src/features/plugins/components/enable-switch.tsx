@@ -1,16 +1,21 @@
 import { useState } from 'react';
 import { Switch } from '../../../components/ui/form.tsx';
 import { Alert } from '../../../components/ui/overlay.tsx';
+import { isApiError } from '../../../lib/api-client.ts';
 import { useT } from '../../../lib/i18n.ts';
 import { enablePlugin } from '../api/enable-plugin.ts';
 import type { PluginItem } from '../api/types.ts';
 import { PermissionList } from './permission-list.tsx';
 
+/** The registry's refusal to enable a plugin whose required settings are not filled in. */
+const CONFIG_INVALID = 'TAGSONIC_ERR_PLUGIN_CONFIG_INVALID';
+
 /**
  * The enabled switch. Switching on a plugin that asks for permissions first lists them with their reasons and
- * waits for a confirmation; switching off happens at once. Only administrators may flip it.
+ * waits for a confirmation; switching off happens at once. Only administrators may flip it. A plugin refused
+ * for missing settings calls `onNeedsSettings` (the list opens its details, where the form is).
  */
-export function EnableSwitch({ item, isAdmin, onChanged, large }: { item: PluginItem; isAdmin: boolean; onChanged: (item: PluginItem) => void; large?: boolean }) {
+export function EnableSwitch({ item, isAdmin, onChanged, onNeedsSettings, large }: { item: PluginItem; isAdmin: boolean; onChanged: (item: PluginItem) => void; onNeedsSettings?: () => void; large?: boolean }) {
   const t = useT();
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -18,7 +23,9 @@ export function EnableSwitch({ item, isAdmin, onChanged, large }: { item: Plugin
   const apply = (enabled: boolean) => {
     setBusy(true);
     void enablePlugin(item.id, enabled)
-      .then(onChanged, () => undefined)
+      .then(onChanged, (e: unknown) => {
+        if (isApiError(e) && e.code === CONFIG_INVALID) onNeedsSettings?.();
+      })
       .finally(() => {
         setBusy(false);
         setAsking(false);

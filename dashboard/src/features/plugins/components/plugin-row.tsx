@@ -26,7 +26,7 @@ export function PluginRow({ item, isAdmin, onOpen, onChanged }: { item: PluginIt
         ) : null}
         <HealthTag item={item} />
         <span className="ts-plugin-actions">
-          <EnableSwitch item={item} isAdmin={isAdmin} onChanged={onChanged} />
+          <EnableSwitch item={item} isAdmin={isAdmin} onChanged={onChanged} onNeedsSettings={onOpen} />
           <Button size="small" variant="minimal" icon="info-sign" text={t('详情')} onClick={onOpen} />
         </span>
       </div>
