@@ -190,6 +190,19 @@ describe('ffmpeg and fingerprint', () => {
     expect(await plugin.call('ffmpeg.run', { preset: 'raw', args: ['-i', '/etc/passwd'] })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
   }, 60_000);
 
+  it('cuts, measures loudness and extracts covers; refuses inputs not named as audio (playlists name other files)', async () => {
+    const input = inMedia('Album', '01 Tone.flac');
+    const plugin = load({ ffmpeg: { reason: 'f' }, files: { access: 'write', reason: 'w' }, fingerprint: { reason: 'f' } });
+    expect(await plugin.call('ffmpeg.run', { preset: 'cut', input, output: 'Cut/part.wav', start: 0.5, end: 1.5 })).toEqual({ value: { path: inMedia('Cut', 'part.wav') } });
+    expect((await readTags(inMedia('Cut', 'part.wav'))).audio.duration).toBeCloseTo(1, 1);
+    const loudness = await plugin.call('ffmpeg.run', { preset: 'loudness', input });
+    expect(loudness.value).toEqual({ trackGain: expect.stringMatching(/^[+-]\d+\.\d\d dB$/), trackPeak: expect.stringMatching(/^[01]\.\d{6}$/) });
+    expect(await plugin.call('ffmpeg.run', { preset: 'extract-cover', input })).toEqual({ value: null });
+    await writeFile(inMedia('list.m3u8'), `#EXTM3U\n${path.join(outside, 'secret.txt')}\n`);
+    expect(await plugin.call('ffmpeg.run', { preset: 'probe', input: 'list.m3u8' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID', message: expect.stringContaining('not an audio file') });
+    expect(await plugin.call('fingerprint.compute', { path: 'list.m3u8' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+  }, 60_000);
+
   it('fingerprints with fpcalc', async () => {
     const plugin = load({ fingerprint: { reason: 'f' } });
     const { value } = await plugin.call('fingerprint.compute', { path: inMedia('Album', '01 Tone.flac') });
@@ -287,6 +300,10 @@ describe('bytes across the sandbox', () => {
     expect(result.isBytes).toBe(true);
     expect(result.artwork.mime).toBe('image/png');
     expect(Buffer.from(result.artwork.data).equals(png)).toBe(true);
+    // The same picture through ffmpeg's extract-cover preset: JPEG bytes.
+    const cover = await load({ ffmpeg: { reason: 'f' } }).call('ffmpeg.run', { preset: 'extract-cover', input: file });
+    expect(cover.value.mime).toBe('image/jpeg');
+    expect(Array.from((cover.value.data as Uint8Array).subarray(0, 2))).toEqual([0xff, 0xd8]);
   }, 30_000);
 });
 

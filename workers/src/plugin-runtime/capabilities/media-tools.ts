@@ -10,6 +10,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { MediaRoots } from '@tagsonic/core/media';
 import { Limiter } from '@tagsonic/core/transcode';
+import { isAudioName } from '@tagsonic/core/files';
 import { TagsonicError } from '@tagsonic/core/errors';
 import type { HostFunction } from '../../plugin-host/index.ts';
 import { asPluginError, CONFLICT, denied, failed, invalidArgument, limit, optionalNumber, optionsOf, stringField } from './args.ts';
@@ -82,14 +83,27 @@ async function runTool(command: string, args: string[], timeoutMs: number, signa
   }
 }
 
+/**
+ * A tool's input: inside the roots and named as audio. ffmpeg picks a demuxer by content, and some (HLS, concat
+ * lists) would read other files or URLs named inside; refusing non-audio names keeps a plugin from pointing the
+ * tools at a playlist, and `-protocol_whitelist file` keeps ffmpeg off the network whatever a file says.
+ */
+async function audioInput(roots: MediaRoots, options: Record<string, unknown>, key: string, what: string): Promise<string> {
+  const target = await roots.resolve(stringField(options, key, what));
+  if (!isAudioName(path.basename(target.path))) throw invalidArgument(`${what}: ${String(options[key])} is not an audio file`);
+  return target.path;
+}
+
+const NO_NETWORK = ['-protocol_whitelist', 'file'];
+
 export function fingerprintCapability(roots: MediaRoots): Record<string, HostFunction> {
   return {
     compute: async (args, call) => {
       try {
-        const target = await roots.resolve(stringField(optionsOf(args, 'fingerprint.compute'), 'path', 'fingerprint.compute'));
+        const file = await audioInput(roots, optionsOf(args, 'fingerprint.compute'), 'path', 'fingerprint.compute');
         // `--` ends options: a file named "-length" is a file.
         // fpcalc exits 3 when the last frames do not decode but still prints the fingerprint of the rest.
-        const { stdout } = await runTool('fpcalc', ['-json', '--', target.path], FPCALC_TIMEOUT_MS, call.signal, (code) => code === 0 || code === 3);
+        const { stdout } = await runTool('fpcalc', ['-json', '--', file], FPCALC_TIMEOUT_MS, call.signal, (code) => code === 0 || code === 3);
         let parsed: { duration?: unknown; fingerprint?: unknown } = {};
         try {
           parsed = JSON.parse(stdout.toString('utf8')) as typeof parsed;
@@ -110,7 +124,7 @@ export function fingerprintCapability(roots: MediaRoots): Record<string, HostFun
  * the `ffmpeg` grant. Outputs are written to a temp name beside the target and renamed, never over a file.
  */
 export function ffmpegCapability(roots: MediaRoots, filesAccess: 'read' | 'write' | null): Record<string, HostFunction> {
-  const input = async (options: Record<string, unknown>) => (await roots.resolve(stringField(options, 'input', 'ffmpeg.run'))).path;
+  const input = (options: Record<string, unknown>) => audioInput(roots, options, 'input', 'ffmpeg.run');
   const output = async (options: Record<string, unknown>, format: Format) => {
     if (filesAccess !== 'write') throw denied('ffmpeg.run: writing an output needs the files write grant');
     const target = await roots.resolve(stringField(options, 'output', 'ffmpeg.run'), { mustExist: false });
@@ -140,7 +154,7 @@ export function ffmpegCapability(roots: MediaRoots, filesAccess: 'read' | 'write
         switch (job.preset) {
           case 'probe': {
             const file = await input(job);
-            const { stdout } = await runTool('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-select_streams', 'a:0', '--', file], TOOL_TIMEOUT_MS, call.signal);
+            const { stdout } = await runTool('ffprobe', [...NO_NETWORK, '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-select_streams', 'a:0', '--', file], TOOL_TIMEOUT_MS, call.signal);
             const info = JSON.parse(stdout.toString('utf8')) as { format?: { duration?: string; bit_rate?: string }; streams?: Array<{ codec_name?: string; sample_rate?: string; channels?: number }> };
             const stream = info.streams?.[0];
             if (!stream) throw invalidArgument(`ffmpeg.run: ${String(job.input)} has no audio stream`);
@@ -159,7 +173,7 @@ export function ffmpegCapability(roots: MediaRoots, filesAccess: 'read' | 'write
             const from = await input(job);
             const to = await output(job, format);
             const rate = FORMATS[format].lossy ? ['-b:a', `${Math.round(bitrate ?? 320)}k`] : [];
-            return await produce(to, (temp) => ['-i', from, '-map', '0:a:0', '-map_metadata', '0', ...FORMATS[format].args, ...rate, '-f', muxerOf(format), temp], call.signal);
+            return await produce(to, (temp) => [...NO_NETWORK, '-i', from, '-map', '0:a:0', '-map_metadata', '0', ...FORMATS[format].args, ...rate, '-f', muxerOf(format), temp], call.signal);
           }
           case 'cut': {
             const start = optionalNumber(job, 'start', 'ffmpeg.run', 0, 24 * 3600) ?? 0;
@@ -169,11 +183,11 @@ export function ffmpegCapability(roots: MediaRoots, filesAccess: 'read' | 'write
             const ext = path.extname(String(job.output)).slice(1).toLowerCase() as Format;
             if (!Object.hasOwn(FORMATS, ext)) throw invalidArgument(`ffmpeg.run: the output must end in one of .${Object.keys(FORMATS).join(', .')}`);
             const to = await output(job, ext);
-            return await produce(to, (temp) => ['-ss', String(start), '-to', String(end), '-i', from, '-map', '0:a:0', '-map_metadata', '0', ...FORMATS[ext].args, '-f', muxerOf(ext), temp], call.signal);
+            return await produce(to, (temp) => [...NO_NETWORK, '-ss', String(start), '-to', String(end), '-i', from, '-map', '0:a:0', '-map_metadata', '0', ...FORMATS[ext].args, '-f', muxerOf(ext), temp], call.signal);
           }
           case 'loudness': {
             const file = await input(job);
-            const { stderr } = await runTool('ffmpeg', ['-nostdin', '-hide_banner', '-v', 'info', '-i', file, '-map', '0:a:0', '-af', 'ebur128=peak=true', '-f', 'null', '-'], TOOL_TIMEOUT_MS, call.signal);
+            const { stderr } = await runTool('ffmpeg', ['-nostdin', '-hide_banner', '-v', 'info', ...NO_NETWORK, '-i', file, '-map', '0:a:0', '-af', 'ebur128=peak=true', '-f', 'null', '-'], TOOL_TIMEOUT_MS, call.signal);
             const integrated = /I:\s+(-?[\d.]+) LUFS/.exec(stderr.slice(stderr.lastIndexOf('Summary:')));
             const peak = /Peak:\s+(-?[\d.]+|-inf) dBFS/.exec(stderr.slice(stderr.lastIndexOf('Summary:')));
             if (!integrated) throw failed('ffmpeg did not report the loudness of this file');
@@ -184,7 +198,10 @@ export function ffmpegCapability(roots: MediaRoots, filesAccess: 'read' | 'write
           }
           case 'extract-cover': {
             const file = await input(job);
-            const { stdout } = await runTool('ffmpeg', ['-nostdin', '-hide_banner', '-v', 'error', '-i', file, '-map', '0:v:0?', '-frames:v', '1', '-c:v', 'mjpeg', '-f', 'image2pipe', '-'], TOOL_TIMEOUT_MS, call.signal);
+            // ffmpeg fails on a file without a picture stream; asking first tells "no cover" from a broken file.
+            const streams = await runTool('ffprobe', [...NO_NETWORK, '-v', 'error', '-select_streams', 'v', '-show_entries', 'stream=index', '-of', 'csv=p=0', '--', file], TOOL_TIMEOUT_MS, call.signal);
+            if (streams.stdout.toString('utf8').trim() === '') return null;
+            const { stdout } = await runTool('ffmpeg', ['-nostdin', '-hide_banner', '-v', 'error', ...NO_NETWORK, '-i', file, '-map', '0:v:0?', '-frames:v', '1', '-c:v', 'mjpeg', '-f', 'image2pipe', '-'], TOOL_TIMEOUT_MS, call.signal);
             return stdout.length === 0 ? null : { mime: 'image/jpeg', data: new Uint8Array(stdout) };
           }
           default:
