@@ -134,6 +134,13 @@ const checkSemantics = (manifest: Manifest, errors: ManifestError[]): void => {
     if (seen.has(host)) errors.push({ path, message: `${show(host)} is listed twice` });
     seen.add(host);
   });
+  const sources = new Set<string>();
+  manifest.permissions.sources?.ids.forEach((id, i) => {
+    const path = `permissions.sources.ids[${i}]`;
+    if (id === manifest.id) errors.push({ path, message: `${show(id)} is the plugin itself; a source cannot search itself` });
+    else if (sources.has(id)) errors.push({ path, message: `${show(id)} is listed twice` });
+    sources.add(id);
+  });
 };
 
 const checkField = (field: ConfigField, path: string, errors: ManifestError[]): void => {
