@@ -274,6 +274,29 @@ describe('plugin screens in chromium', { timeout: 120_000 }, () => {
     await expect.poll(() => row('mirror_lyrics').count()).toBe(0);
   });
 
+  it('a batch action uploaded from /mod lands on /actionMod, its write access marked, without a source address', async () => {
+    const action = {
+      id: 'tidy_lyrics', name: 'Tidy Lyrics', version: '0.1.0', description: 'Moves .lrc files next to their tracks.', kind: 'batch-action', entry: 'index.js',
+      permissions: { files: { access: 'write', reason: 'Moves lyric files next to the tracks' } },
+    };
+    await uploadFile('tidy-lyrics.zip', await zip([
+      { name: 'manifest.json', data: JSON.stringify(action) },
+      { name: 'index.js', data: 'module.exports = { run: async () => null };' },
+    ]));
+    await page.waitForURL(/\/actionMod\?plugin=tidy_lyrics$/);
+    await expect.poll(() => drawer().getAttribute('data-plugin')).toBe('tidy_lyrics');
+    const files = drawer().getByTestId('plugin-permissions').locator('[data-permission="files"]');
+    expect(await files.textContent()).toBe('读取、移动、复制和删除媒体文件' + 'Moves lyric files next to the tracks');
+    expect(await files.getAttribute('class')).toContain('ts-plugin-write');
+    expect(await drawer().locator('#ts-plugin-base-url').count()).toBe(0);
+    expect(await drawer().textContent()).toContain('此插件没有设置项。');
+    await page.keyboard.press('Escape');
+    await page.waitForURL(`${server.base}/actionMod`);
+    await expect.poll(() => page.locator('[data-testid="plugin-list"] [data-plugin]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-plugin')))).toEqual(['tidy_lyrics']);
+    await page.locator('[data-nav="tag-source"]').click();
+    await page.waitForURL(`${server.base}/mod`);
+  });
+
   it('a bad zip is refused with the package error in the interface language', async () => {
     const bad = await zip([{ name: 'index.js', data: 'module.exports = {};' }]);
     // What the server answers for it (its code and words), to compare with the notice.
