@@ -100,7 +100,7 @@ describe('plugin management routes', () => {
     events.length = 0;
     expect(expectOk(await post(admin, 'remove_script', { id: 'hello' })).data).toBeNull();
     await vi.waitFor(() => expect(events).toEqual([{ id: 'hello' }]));
-    expectError(await post(admin, 'script_detail', { id: 'hello' }), 404, 'TAGSONIC_ERR_PLUGIN_NOT_FOUND');
+    expectError(await post(admin, 'script_detail', { id: 'hello' }), 404, 'TAGSONIC_ERR_PLUGIN_NOT_INSTALLED');
   });
 
   it('refuses every change from a non-admin and from anonymous callers, and lists only for signed-in users', async () => {

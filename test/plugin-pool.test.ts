@@ -102,7 +102,7 @@ describe('plugin pool', () => {
 
   it('asks the registry on every call: unknown, disabled, a newly active version and changed settings', async () => {
     makePool();
-    expect(await failure(pool!.invoke('nope', 'lyrics', { id: '1' }))).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_NOT_FOUND', kind: 'not_found' });
+    expect(await failure(pool!.invoke('nope', 'lyrics', { id: '1' }))).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_NOT_INSTALLED', kind: 'not_found' });
     await registry.install(echo(), 'upload');
     expect(await failure(pool!.invoke('echo', 'lyrics', { id: '1' }))).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_DISABLED', details: { pluginId: 'echo', reason: 'admin' } });
     await registry.setEnabled('echo', true);

@@ -64,7 +64,7 @@ const asked: Array<{ id: string; query: SearchOptions }> = [];
 const searchSource: NonNullable<PluginHostServices['searchSource']> = async (id, query) => {
   asked.push({ id, query });
   const fake = FAKES[id];
-  if (!fake) throw new TagsonicError('not_found', 'TAGSONIC_ERR_PLUGIN_NOT_FOUND', `No tag source named ${id} is installed.`);
+  if (!fake) throw new TagsonicError('not_found', 'TAGSONIC_ERR_PLUGIN_NOT_INSTALLED', `No tag source named ${id} is installed.`);
   const plugin = await fake.load();
   return scoreSongs(id, query, await plugin.invoke('search', query));
 };
@@ -111,7 +111,7 @@ describe('smart_tag: several sources at once, ranked by the host', () => {
     const songs = await result;
     expect(asked.map((a) => a.id).sort()).toEqual(['itunes', 'musicbrainz', 'netease']);
     expect(songs).toHaveLength(15);
-    expect(plugin.logs()).toEqual([expect.objectContaining({ level: 'warn', message: 'source failed', fields: expect.objectContaining({ source: 'netease', code: 'TAGSONIC_ERR_PLUGIN_NOT_FOUND' }) })]);
+    expect(plugin.logs()).toEqual([expect.objectContaining({ level: 'warn', message: 'source failed', fields: expect.objectContaining({ source: 'netease', code: 'TAGSONIC_ERR_PLUGIN_NOT_INSTALLED' }) })]);
   }, 30_000);
 
   it('a source whose answer changed is skipped too; when every source fails, each one\'s error is named', async () => {

@@ -118,7 +118,7 @@ describe('scrape routes (embedded mode)', () => {
     const empty = expectError(await call(app, admin, 'POST', '/apimt/fetch_id3_by_title/', { title: '  ', resource: 'itunes' }), 400, 'TAGSONIC_ERR_SCRAPE_TITLE_REQUIRED');
     expect(empty.message).toBe('标题不能为空！');
     expectError(await call(app, admin, 'POST', '/apimt/fetch_id3_by_title/', { title: 'x', resource: 'itunes', full_path: '/etc/passwd' }), 403, 'TAGSONIC_ERR_MEDIA_OUTSIDE_ROOTS');
-    expectError(await call(app, admin, 'POST', '/apimt/fetch_id3_by_title/', { title: 'x', resource: 'nosuchsource' }), 404, 'TAGSONIC_ERR_PLUGIN_NOT_FOUND');
+    expectError(await call(app, admin, 'POST', '/apimt/fetch_id3_by_title/', { title: 'x', resource: 'nosuchsource' }), 404, 'TAGSONIC_ERR_PLUGIN_NOT_INSTALLED');
     expectError(await call(app, 'none', 'POST', '/apimt/fetch_id3_by_title/', { title: 'x' }), 401);
     await rt.plugins.setEnabled('itunes', false);
     try {
@@ -171,7 +171,7 @@ describe('scrape routes (embedded mode)', () => {
     expect(expectOk(await call(app, admin, 'POST', '/apimt/fetch_artist_by_keyword/', { title: 'Nobody', resource: 'artist_finder' })).data).toEqual([]);
     expectError(await call(app, admin, 'POST', '/apimt/fetch_artist_by_keyword/', { title: '', resource: 'artist_finder' }), 400, 'TAGSONIC_ERR_SCRAPE_TITLE_REQUIRED');
     // The spec's default source is kuwo: not installed here.
-    expectError(await call(app, admin, 'POST', '/apimt/fetch_artist_by_keyword/', { title: '周杰伦' }), 404, 'TAGSONIC_ERR_PLUGIN_NOT_FOUND');
+    expectError(await call(app, admin, 'POST', '/apimt/fetch_artist_by_keyword/', { title: '周杰伦' }), 404, 'TAGSONIC_ERR_PLUGIN_NOT_INSTALLED');
   });
 
   it('get_sources lists the installed, enabled tag sources in the spec\'s order, uploaded ones after', async () => {
@@ -203,7 +203,7 @@ describe('scrape routes (distributed: gateway and worker on separate NATS connec
       natsWorker = await startWorker({ bus: workerBus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 1, plugins: { registry: rt.plugins, store: rt.store } });
       const body = expectOk(await call(gateway, session, 'POST', '/apimt/fetch_id3_by_title/', query));
       expect(body.data[0]).toMatchObject({ name: 'Yesterday', resource: 'itunes', title_score: 2, artist_score: 2 });
-      expectError(await call(gateway, session, 'POST', '/apimt/fetch_id3_by_title/', { ...query, resource: 'nosuchsource' }), 404, 'TAGSONIC_ERR_PLUGIN_NOT_FOUND');
+      expectError(await call(gateway, session, 'POST', '/apimt/fetch_id3_by_title/', { ...query, resource: 'nosuchsource' }), 404, 'TAGSONIC_ERR_PLUGIN_NOT_INSTALLED');
     } finally {
       await gateway.close();
       await natsWorker?.close();

@@ -96,7 +96,7 @@ describe('StorePluginRegistry', () => {
     expect(await registry.remove('demo')).toBeNull();
     expect(await registry.get('demo')).toBeNull();
     expect(await store.collection('plugin_code').countDocuments({ pluginId: 'demo' })).toBe(0);
-    await expect(registry.remove('demo')).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_NOT_FOUND', kind: 'not_found' });
+    await expect(registry.remove('demo')).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_NOT_INSTALLED', kind: 'not_found' });
 
     await registry.syncBuiltins([pkg({ id: 'shipped' })]);
     await registry.install(pkg({ id: 'shipped', version: '2.0.0' }), 'upload');

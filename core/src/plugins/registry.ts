@@ -14,7 +14,7 @@ import type {
   PluginHealthDelta, PluginListQuery, PluginOrigin, PluginPackage, PluginRecord, PluginRegistry, PluginSettingsRecord, PluginVersion,
 } from './types.ts';
 
-export const PLUGIN_NOT_FOUND = 'TAGSONIC_ERR_PLUGIN_NOT_FOUND';
+export const PLUGIN_NOT_INSTALLED = 'TAGSONIC_ERR_PLUGIN_NOT_INSTALLED';
 export const PLUGIN_VERSION_EXISTS = 'TAGSONIC_ERR_PLUGIN_VERSION_EXISTS';
 export const PLUGIN_VERSION_NOT_FOUND = 'TAGSONIC_ERR_PLUGIN_VERSION_NOT_FOUND';
 export const PLUGIN_BUILTIN_VERSION = 'TAGSONIC_ERR_PLUGIN_BUILTIN_VERSION';
@@ -56,7 +56,7 @@ const codeKey = (id: string, version: string, sha: string): string => `${id}@${v
 const sha256 = (code: string): string => createHash('sha256').update(code).digest('hex');
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-const pluginNotFound = (id: string) => notFound(PLUGIN_NOT_FOUND, `No plugin "${id.slice(0, 64)}" is installed.`, { pluginId: id.slice(0, 64) });
+const pluginNotFound = (id: string) => notFound(PLUGIN_NOT_INSTALLED, `No plugin "${id.slice(0, 64)}" is installed.`, { pluginId: id.slice(0, 64) });
 const versionNotFound = (id: string, version: string) =>
   notFound(PLUGIN_VERSION_NOT_FOUND, `The plugin "${id}" has no version ${version.slice(0, 64)}.`, { pluginId: id, version: version.slice(0, 64) });
 

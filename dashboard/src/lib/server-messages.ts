@@ -191,6 +191,7 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_PLUGIN_DENIED: { zh: '插件没有执行此操作的权限', en: 'The plugin has no permission for this.' },
   TAGSONIC_ERR_PLUGIN_INVALID: { zh: '插件请求的参数无效', en: 'The plugin asked with invalid arguments.' },
   TAGSONIC_ERR_PLUGIN_NOT_FOUND: { zh: '插件要找的文件或数据不存在', en: 'What the plugin asked for does not exist.' },
+  TAGSONIC_ERR_PLUGIN_NOT_INSTALLED: { zh: '没有安装这个插件（或数据源）', en: 'No such plugin (or source) is installed.' },
   TAGSONIC_ERR_PLUGIN_CONFLICT: { zh: '插件的操作与现有文件冲突', en: "The plugin's operation conflicts with an existing file." },
   TAGSONIC_ERR_PLUGIN_LIMIT: { zh: '插件超出了使用限制', en: 'The plugin went over one of its limits.' },
   TAGSONIC_ERR_PLUGIN_UPSTREAM: { zh: '数据源的返回格式已变化，请更新该插件', en: "The source's answer has changed shape; update the plugin." },

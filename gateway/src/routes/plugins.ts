@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Manifest } from '@tagsonic/sdk';
 import { invalid, notFound } from '@tagsonic/core/errors';
 import {
-  PACKAGE_LIMITS, PACKAGE_TOO_LARGE, PLUGIN_CHANGED_EVENT, PLUGIN_NOT_FOUND, readPluginPackage, sourceUrlVariable,
+  PACKAGE_LIMITS, PACKAGE_TOO_LARGE, PLUGIN_CHANGED_EVENT, PLUGIN_NOT_INSTALLED, readPluginPackage, sourceUrlVariable,
   type PluginChanged, type PluginRecord,
 } from '@tagsonic/core/plugins';
 import { ok } from '../envelope.ts';
@@ -33,7 +33,7 @@ export async function pluginRoutes(app: FastifyInstance, ctx: Ctx): Promise<void
 
   const mustGet = async (id: string): Promise<PluginRecord> => {
     const record = await ctx.plugins.get(id);
-    if (!record) throw notFound(PLUGIN_NOT_FOUND, `No plugin "${id}" is installed.`, { pluginId: id });
+    if (!record) throw notFound(PLUGIN_NOT_INSTALLED, `No plugin "${id}" is installed.`, { pluginId: id });
     return record;
   };
   const changed = async (request: FastifyRequest, id: string): Promise<void> => {

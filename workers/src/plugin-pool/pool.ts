@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Bus, Subscription } from '@tagsonic/core/bus';
 import { isTagsonicError, TagsonicError } from '@tagsonic/core/errors';
 import type { MediaRoots } from '@tagsonic/core/media';
-import { PLUGIN_CHANGED_EVENT, PLUGIN_NOT_FOUND, type PluginChanged, type PluginHealthDelta, type PluginRecord, type PluginRegistry } from '@tagsonic/core/plugins';
+import { PLUGIN_CHANGED_EVENT, PLUGIN_NOT_INSTALLED, type PluginChanged, type PluginHealthDelta, type PluginRecord, type PluginRegistry } from '@tagsonic/core/plugins';
 import type { Store } from '@tagsonic/core/store';
 import type { TagJournal } from '@tagsonic/core/tags';
 import type { SearchOptions } from '@tagsonic/sdk';
@@ -125,7 +125,7 @@ export class PluginPool {
   /** The loaded plugin for what the registry says now, (re)loading it when that changed. */
   async #entry(id: string, kind?: 'tag-source'): Promise<Entry> {
     const record = typeof id === 'string' && id !== '' ? await this.#options.registry.get(id) : null;
-    if (!record) throw new TagsonicError('not_found', PLUGIN_NOT_FOUND, `No plugin "${String(id)}" is installed.`, { details: { pluginId: id } });
+    if (!record) throw new TagsonicError('not_found', PLUGIN_NOT_INSTALLED, `No plugin "${String(id)}" is installed.`, { details: { pluginId: id } });
     if (!record.enabled) {
       const why = record.disabledReason === 'auto' ? 'after repeated failures' : 'by an administrator';
       throw new TagsonicError('conflict', PLUGIN_DISABLED, `The plugin ${record.id} is disabled (${why}).`, {
