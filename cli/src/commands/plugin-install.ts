@@ -13,7 +13,7 @@ import { CliError } from '../cli-error.ts';
 import type { Io } from './plugin-io.ts';
 
 export const INSTALL_USAGE = `usage: tagsonic plugin install FILE.zip|FILE.js [--url URL] [--user USER] [--password PASSWORD]
-  uploads to a running Tagsonic as an administrator; defaults from TAGSONIC_URL (http://localhost:8090),
+  uploads to a running Tagsonic as an administrator; defaults from TAGSONIC_URL (http://localhost:8002),
   TAGSONIC_USER (admin) and TAGSONIC_PASSWORD`;
 
 interface Envelope<T> {
@@ -35,11 +35,11 @@ export async function pluginInstall(args: string[], io: Io, env: NodeJS.ProcessE
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { url: { type: 'string' }, user: { type: 'string' }, password: { type: 'string' } } });
   if (positionals.length !== 1) throw new CliError(INSTALL_USAGE);
   const file = path.resolve(positionals[0]!);
-  const base = (values.url ?? env.TAGSONIC_URL ?? 'http://localhost:8090').replace(/\/+$/, '');
+  const base = (values.url ?? env.TAGSONIC_URL ?? 'http://localhost:8002').replace(/\/+$/, '');
   const username = values.user ?? env.TAGSONIC_USER ?? 'admin';
   const password = values.password ?? env.TAGSONIC_PASSWORD;
   if (!password) throw new CliError(`no password: pass --password or set TAGSONIC_PASSWORD\n${INSTALL_USAGE}`);
-  if (!/^https?:\/\/[^/]+/.test(base)) throw new CliError(`--url must be the server's http(s) address, e.g. http://localhost:8090, not "${base}"`);
+  if (!/^https?:\/\/[^/]+/.test(base)) throw new CliError(`--url must be the server's http(s) address, e.g. http://localhost:8002, not "${base}"`);
   const bytes = await readFile(file).catch((e: NodeJS.ErrnoException) => {
     throw e.code === 'ENOENT' ? new CliError(`no such file: ${file}`) : e;
   });
