@@ -260,4 +260,29 @@ describe('plugin install', () => {
     }
     expect(refused.errors()).toContain('(TAGSONIC_ERR_PLUGIN_PACKAGE_NO_MANIFEST)');
   });
+
+  it('runs every command of the tutorial in sdk/README.md as written (HOME a scratch folder, the local URLs ours)', async () => {
+    const readme = await readFile(path.join(ROOT, 'sdk/README.md'), 'utf8');
+    const tutorial = readme.slice(readme.indexOf('## Five minutes'), readme.indexOf('\n## ', readme.indexOf('## Five minutes') + 1));
+    const commands = [...tutorial.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+    expect(commands.map((c) => /\.\/run plugin (\w+)/.exec(c)?.[1])).toEqual(['new', 'test', 'test', 'pack', 'pack', 'install']);
+    const home = path.join(dir, 'tutorial-home');
+    await mkdir(home);
+    for (const command of commands) {
+      const line = command
+        .replace('./run ', `"${process.execPath}" --no-node-snapshot "${path.join(ROOT, 'cli/src/main.ts')}" `)
+        .replace('http://127.0.0.1:8080', apiUrl)
+        .replace('http://localhost:8002', url)
+        .replace('TAGSONIC_PASSWORD=…', `TAGSONIC_PASSWORD=${ADMIN_PASSWORD}`);
+      const result = await run('bash', ['-c', line], { cwd: ROOT, env: { ...process.env, HOME: home } }).then(
+        (r) => ({ code: 0, ...r }),
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+      // The scaffold's own host (api.example.com) does not resolve here: that run must fail in the sandbox's http, nothing else.
+      if (command.startsWith('./run plugin test') && !command.includes('TAGSONIC_SOURCE_URL')) expect(result.stderr, command).toMatch(/^(failed: TAGSONIC_ERR_PLUGIN_HTTP_\w+: .*\n)?$/);
+      else expect(result.code, `${command}\n${result.stderr}`).toBe(0);
+    }
+    expect(await h.rt.plugins.get('my-source')).toMatchObject({ enabled: false, activeVersion: '0.1.0' });
+    expect((await readFile(path.join(home, 'my-source.js'), 'utf8')).startsWith('/* @tagsonic-manifest {"id":"my-source"')).toBe(true);
+  }, 60_000);
 });

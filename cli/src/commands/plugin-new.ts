@@ -225,7 +225,7 @@ administrator reads before enabling it); \`src/index.ts\` is the code, written a
 \`\`\`sh
 ${test}
 tagsonic plugin pack ${id}            # → ${id}/dist/${id}-${manifest.version}.zip, uploadable on /mod
-tagsonic plugin install ${id}/dist/${id}-${manifest.version}.zip --url http://localhost:8090 --user admin
+tagsonic plugin install ${id}/dist/${id}-${manifest.version}.zip --url http://localhost:8002 --user admin
 \`\`\`
 
 An uploaded plugin arrives disabled: enable it on ${kind === 'tag-source' ? '/mod' : '/actionMod'} after reading its permissions.
