@@ -16,6 +16,8 @@ import { readPluginPackage } from '@tagsonic/core/plugins';
 import { validateManifest } from '@tagsonic/sdk';
 import { plugin, type Io } from '../cli/src/commands/plugin.ts';
 import { runPluginTest } from '../cli/src/commands/plugin-test.ts';
+import { bundlePlugin } from '../cli/src/commands/plugin-bundle.ts';
+import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
 import { ADMIN_PASSWORD, USER_PASSWORD, startHarness, type Harness } from './api-harness.ts';
 import { makeAudio, probeTags } from './support/audio.ts';
 
@@ -153,6 +155,10 @@ describe('plugin test', () => {
 });
 
 describe('plugin pack', () => {
+  it('bundles a plugin folder byte for byte as the server bundles a built-in (one bundling, two callers)', async () => {
+    for (const id of ['lrclib', 'itunes']) expect(await bundlePlugin(path.join(ROOT, 'plugins', id))).toBe((await builtinPlugin(id)).code);
+  });
+
   let source: string;
   beforeAll(async () => {
     source = path.join(dir, 'packed');
