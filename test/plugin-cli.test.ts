@@ -83,6 +83,7 @@ describe('plugin new', () => {
     await writeFile(path.join(target, 'notes.txt'), 'mine');
     await expect(plugin(['new', 'tag-source', target], io())).rejects.toThrow(/is not empty/);
     expect(await readFile(path.join(target, 'notes.txt'), 'utf8')).toBe('mine');
+    await expect(plugin(['new', 'tag-source', path.join(target, 'notes.txt')], io())).rejects.toThrow(/is a file/);
     await expect(plugin(['new', 'source', path.join(dir, 'x')], io())).rejects.toThrow(/usage: tagsonic plugin new/);
   });
 });
@@ -150,6 +151,7 @@ describe('plugin test', () => {
     expect(await plugin(['test', action, '--media', media], out)).toBe(0);
     expect(out.text()).toContain('progress: 1/1 Album/01 Track.flac');
     expect(out.text()).toContain('"message": "1 title cleaned"');
+    expect(out.errors()).toBe(`note: tidy may change tags under ${media}; those changes are real, and this run's journal (what could undo them) is discarded\n`);
     expect((await probeTags(path.join(media, 'Album', '01 Track.flac'))).title).toBe('Hello World');
   }, 30_000);
 });

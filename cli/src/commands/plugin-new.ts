@@ -34,7 +34,10 @@ const titleOf = (id: string) => id.split(/[-_]+/).filter(Boolean).map((w) => w[0
 export async function newPlugin(kind: PluginKind, dir: string, options: { id?: string } = {}): Promise<{ dir: string; files: string[]; manifest: Manifest }> {
   const id = options.id ?? idFromDir(dir);
   if (!ID.test(id)) throw new CliError(`"${id}" is not a plugin id (1–64 of a-z 0-9 _ -, starting with a letter or digit); choose one with --id`);
-  const existing = await readdir(dir).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? [] : Promise.reject(e)));
+  const existing = await readdir(dir).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return [];
+    throw e.code === 'ENOTDIR' ? new CliError(`${dir} is a file; plugin new writes into a new or empty folder only`) : e;
+  });
   if (existing.length) throw new CliError(`${dir} is not empty; plugin new writes into a new or empty folder only`);
 
   const schema = pathFrom(dir, MANIFEST_SCHEMA);

@@ -40,12 +40,16 @@ export interface HttpCall {
 }
 
 export interface PluginTestReport {
+  /** The plugin id. */
+  source: string;
   ok: boolean;
   result?: unknown;
   error?: { code: string; message: string };
   http: HttpCall[];
   logs: PluginLogEntry[];
   progress: Array<{ done: number; total: number; message?: string }>;
+  /** What the grants let the plugin change under the media folder (`tags`, `files`, `tags and files`), or null. */
+  writes: string | null;
 }
 
 export async function pluginTest(args: string[], io: Io): Promise<number> {
@@ -57,6 +61,7 @@ export async function pluginTest(args: string[], io: Io): Promise<number> {
   if (positionals.length !== 1) throw new CliError(TEST_USAGE);
   const dir = path.resolve(positionals[0]!);
   const report = await runPluginTest(dir, { fixture: values.fixture, exportName: values.export, media: values.media });
+  if (report.writes) io.err.write(`note: ${report.source} may change ${report.writes}s under ${path.resolve(values.media ?? '.')}; those changes are real, and this run's journal (what could undo them) is discarded\n`);
   if (values.json) io.out.write(JSON.stringify(report, null, 2) + '\n');
   else printReport(report, io);
   return report.ok ? 0 : 1;
@@ -71,6 +76,8 @@ export async function runPluginTest(dir: string, options: { fixture?: string; ex
   }
   const settings = fixture.settings as { base_url?: string | null; config?: Record<string, unknown> } | undefined;
   const code = await bundlePlugin(dir);
+  const { tags, files } = source.manifest.permissions;
+  const writes = [tags?.access === 'write' && 'tag', files?.access === 'write' && 'file'].filter(Boolean).join(' and ') || null;
 
   const scratch = await mkdtemp(path.join(tmpdir(), 'tagsonic-plugin-test-'));
   const store = await openEmbeddedStore({ dir: path.join(scratch, 'store') });
@@ -93,10 +100,10 @@ export async function runPluginTest(dir: string, options: { fixture?: string; ex
     });
     try {
       const result = await plugin.invoke(exportName, fixture[exportName]);
-      return { ok: true, result, http: http.calls, logs: plugin.logs(), progress };
+      return { source: source.manifest.id, ok: true, result, http: http.calls, logs: plugin.logs(), progress, writes };
     } catch (error) {
       const e = error as { code?: unknown; message?: unknown };
-      return { ok: false, error: { code: typeof e.code === 'string' ? e.code : 'TAGSONIC_ERR_PLUGIN_FAILED', message: String(e.message ?? error) }, http: http.calls, logs: plugin.logs(), progress };
+      return { source: source.manifest.id, ok: false, error: { code: typeof e.code === 'string' ? e.code : 'TAGSONIC_ERR_PLUGIN_FAILED', message: String(e.message ?? error) }, http: http.calls, logs: plugin.logs(), progress, writes };
     }
   } finally {
     plugin?.close();
