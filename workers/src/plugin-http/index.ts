@@ -1,14 +1,5 @@
-export { isRefusedAddress } from './address-policy.ts';
-export * from './errors.ts';
-export { grantFor, normalizeHost, type HostGrant } from './grants.ts';
-export {
-  createPluginHttp,
-  type PluginFetchOptions,
-  type PluginFetchResult,
-  type PluginHttp,
-  type PluginHttpLimits,
-  type PluginHttpOptions,
-  type ResolveHost,
-} from './plugin-http.ts';
-export { createRateLimiter, systemClock, type Clock, type RateLimiter } from './rate-limit.ts';
-export { sourceUrlOverride, sourceUrlVariable } from './source-url.ts';
+/**
+ * The guarded `http.fetch` a plugin is given now lives in core (`@tagsonic/core/net`, see its README), so the
+ * gateway can use the same client to download a source's cover; this folder re-exports it for the plugin runtime.
+ */
+export * from '@tagsonic/core/net';

@@ -8,8 +8,14 @@
 import { TagsonicError } from '@tagsonic/core/errors';
 import { validateManifest, type Manifest } from '@tagsonic/sdk';
 import { createSandbox, type Capabilities, type JsonValue, type Sandbox } from '../plugin-host/index.ts';
-import { createPluginHttp, sourceUrlOverride, type PluginFetchOptions, type PluginHttpLimits, type PluginHttpOptions } from '../plugin-http/index.ts';
-import type { PluginFetchRequest } from '../plugin-http/plugin-http.ts';
+import {
+  createPluginHttp,
+  sourceUrlOverride,
+  type PluginFetchOptions,
+  type PluginFetchRequest,
+  type PluginHttpLimits,
+  type PluginHttpOptions,
+} from '../plugin-http/index.ts';
 import { resolveConfig, secretValues } from './config.ts';
 import { createPluginLog, type PluginLogEntry } from './log.ts';
 import type { PluginHostServices } from './host-services.ts';

@@ -4,7 +4,7 @@
  * the SDK's `PLUGIN_ERROR_CODES` (the codes plugin authors are promised): each constant below must be one of
  * them, and every `…_HTTP_` code of the SDK must have a kind here, or this file does not compile.
  */
-import { TagsonicError, type ErrorKind } from '@tagsonic/core/errors';
+import { TagsonicError, type ErrorKind } from '../errors/index.ts';
 import type { PluginErrorCode } from '@tagsonic/sdk';
 
 /** The SDK's `http.fetch` codes. */

@@ -26,6 +26,12 @@ import {
 import { grantFor, normalizeHost, type HostGrant } from './grants.ts';
 import { createRateLimiter, systemClock, type Clock } from './rate-limit.ts';
 
+/**
+ * The grants of Tagsonic's own downloads (a source's cover copied into a file): any host whose addresses are
+ * public. A symbol, so no manifest (JSON) can ask for it; plugins name their hosts.
+ */
+export const ANY_PUBLIC_HOST: unique symbol = Symbol('tagsonic.net.any-public-host');
+
 /** How a name resolves; tests inject one to make "api.example.test" resolve to 127.0.0.1. */
 export type ResolveHost = (hostname: string) => Promise<ReadonlyArray<{ address: string; family: number }>>;
 
@@ -44,9 +50,17 @@ export interface PluginHttpLimits {
 
 export interface PluginHttpOptions {
   pluginId: string;
-  grants: readonly HostGrant[];
+  /** The manifest's hosts, or {@link ANY_PUBLIC_HOST} for Tagsonic's own downloads. */
+  grants: readonly HostGrant[] | typeof ANY_PUBLIC_HOST;
   /** `baseUrl`: the administrator's override (see sourceUrlOverride); its origin is reachable on any address. */
   overrides?: { baseUrl?: string | null };
+  /**
+   * More origins reachable on any address, as the base URL's is: for Tagsonic's own downloads, every source's
+   * administrator base URL (a local mirror serves its covers too).
+   */
+  trustedOrigins?: readonly string[];
+  /** Default `Tagsonic-plugin/<pluginId>`. */
+  userAgent?: string;
   limits: PluginHttpLimits;
   lookup?: ResolveHost;
   /**
@@ -117,7 +131,8 @@ export function createPluginHttp(options: PluginHttpOptions): PluginHttp {
   const isRefused = options.isRefused ?? isRefusedAddress;
   const limiter = createRateLimiter(limits.ratePerSec, limits.burst, clock);
   const baseUrl = options.overrides?.baseUrl ?? null;
-  const trustedOrigin = baseUrl ? new URL(baseUrl).origin : null;
+  const trustedOrigins = new Set([...(baseUrl ? [baseUrl] : []), ...(options.trustedOrigins ?? [])].map((u) => new URL(u).origin));
+  const userAgent = options.userAgent ?? `Tagsonic-plugin/${pluginId}`;
   const fail = (code: string, message: string, url?: string, cause?: unknown) =>
     pluginHttpError(code, message, url === undefined ? { pluginId } : { pluginId, url }, cause);
 
@@ -130,7 +145,7 @@ export function createPluginHttp(options: PluginHttpOptions): PluginHttp {
           const err = fail(
             HTTP_ADDRESS_REFUSED,
             refused
-              ? `${hostname} resolves to ${refused.address}, a loopback, private, link-local or reserved address; plugins may not reach it.`
+              ? `${hostname} resolves to ${refused.address}, a loopback, private, link-local or reserved address; requests to it are refused.`
               : `${hostname} resolves to no address.`,
             url.href,
           );
@@ -154,8 +169,16 @@ export function createPluginHttp(options: PluginHttpOptions): PluginHttp {
       throw fail(HTTP_BAD_URL, `Only http:// and https:// URLs can be fetched (got ${url.protocol}).`, url.href);
     }
     if (url.username || url.password) throw fail(HTTP_BAD_URL, 'URLs with a user name or password are not allowed.', url.href);
-    if (trustedOrigin !== null && url.origin === trustedOrigin) return { trusted: true };
+    if (trustedOrigins.has(url.origin)) return { trusted: true };
     const host = normalizeHost(url.hostname);
+    if (grants === ANY_PUBLIC_HOST) {
+      // A literal address is never looked up, so it is judged here as a resolved one is at connect time.
+      if (isIP(host) === 0) return { trusted: false };
+      if (isRefused(host)) {
+        throw fail(HTTP_ADDRESS_REFUSED, `${host} is a loopback, private, link-local or reserved address; requests to it are refused.`, url.href);
+      }
+      return { trusted: true };
+    }
     const grant = grantFor(host, grants);
     if (!grant) throw fail(HTTP_HOST_NOT_GRANTED, `Plugin ${pluginId} has no permission to reach ${host}.`, url.href);
     // A literal address is never looked up; a grant naming it exactly is the explicit grant the range needs.
@@ -181,7 +204,7 @@ export function createPluginHttp(options: PluginHttpOptions): PluginHttp {
       appendQuery(url, opts.query, bad);
       let method = (opts.method ?? 'GET').toUpperCase();
       if (!METHODS.has(method)) throw bad(`Unsupported HTTP method "${method.slice(0, 20)}".`);
-      let headers = requestHeaders(opts.headers, pluginId, bad);
+      let headers = requestHeaders(opts.headers, userAgent, bad);
       let body = requestBody(opts.body, headers, limits.maxBytes, bad);
       const responseType = opts.responseType ?? 'text';
       const timeoutMs = Math.min(limits.timeoutMs, opts.timeoutMs ?? Infinity);
@@ -322,8 +345,8 @@ function appendQuery(url: URL, query: PluginFetchOptions['query'], bad: (message
   }
 }
 
-function requestHeaders(given: PluginFetchOptions['headers'], pluginId: string, bad: (message: string) => Error): Record<string, string> {
-  const headers: Record<string, string> = { 'user-agent': `Tagsonic-plugin/${pluginId}`, 'accept-encoding': 'identity' };
+function requestHeaders(given: PluginFetchOptions['headers'], userAgent: string, bad: (message: string) => Error): Record<string, string> {
+  const headers: Record<string, string> = { 'user-agent': userAgent, 'accept-encoding': 'identity' };
   for (const [rawName, value] of Object.entries(given ?? {})) {
     const name = rawName.toLowerCase();
     if (HEADERS_NOT_FROM_PLUGINS.has(name)) continue;

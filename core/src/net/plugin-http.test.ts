@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRefusedAddress } from './address-policy.ts';
-import { createPluginHttp, type PluginHttpOptions, type ResolveHost } from './plugin-http.ts';
+import { ANY_PUBLIC_HOST, createPluginHttp, type PluginHttpOptions, type ResolveHost } from './plugin-http.ts';
 
 /**
  * Real sockets: a "public" server on 127.0.0.2 (the tests' stand-in for the internet; only it is let through
@@ -254,6 +254,40 @@ describe('plugin http: SSRF', () => {
     expect(await code(h.fetch(`http://127.0.0.1:${int6Port}/`))).toBe('TAGSONIC_ERR_PLUGIN_HTTP_HOST_NOT_GRANTED');
     const byName = make({ grants: [], overrides: { baseUrl: `http://mirror.lan:${intPort}` } });
     expect((await byName.fetch(`http://mirror.lan:${intPort}/x`)).body).toBe('secret');
+  });
+});
+
+describe("Tagsonic's own downloads: any public host", () => {
+  it('reaches any host whose addresses are public, with its own user agent, and no other', async () => {
+    const h = make({ grants: ANY_PUBLIC_HOST, userAgent: 'Tagsonic/covers' });
+    const before = internalHits;
+    const echo = await h.fetch(`http://cdn.elsewhere.test:${pubPort}/echo`, { responseType: 'json' }).catch((e: unknown) => e);
+    // Not in the test's names: a DNS failure, not a refusal (any public name is tried).
+    expect((echo as { code: string }).code).toBe('TAGSONIC_ERR_PLUGIN_HTTP_NETWORK');
+    const seen = (await h.fetch(`http://cdn.example.test:${pubPort}/echo`, { responseType: 'json' })).body as { headers: Record<string, string> };
+    expect(seen.headers['user-agent']).toBe('Tagsonic/covers');
+    expect((await h.fetch(`http://${PUBLIC}:${pubPort}/json`, { responseType: 'json' })).body).toEqual({ ok: true });
+    for (const name of ['evil', 'mapped', 'metadata', 'six', 'private', 'mixed']) {
+      const port = name === 'six' ? int6Port : intPort;
+      expect(await code(h.fetch(`http://${name}.example.test:${port}/`)), name).toBe('TAGSONIC_ERR_PLUGIN_HTTP_ADDRESS_REFUSED');
+    }
+    for (const url of [`http://127.0.0.1:${intPort}/`, `http://[::1]:${int6Port}/`, `http://[::ffff:127.0.0.1]:${intPort}/`, 'http://169.254.169.254/', `http://2130706433:${intPort}/`]) {
+      expect(await code(h.fetch(url)), url).toBe('TAGSONIC_ERR_PLUGIN_HTTP_ADDRESS_REFUSED');
+    }
+    const via = (to: string) => `http://cdn.example.test:${pubPort}/redirect?to=${encodeURIComponent(to)}`;
+    expect(await code(h.fetch(via(`http://127.0.0.1:${intPort}/`)))).toBe('TAGSONIC_ERR_PLUGIN_HTTP_ADDRESS_REFUSED');
+    expect(await code(h.fetch(via(`http://evil.example.test:${intPort}/`)))).toBe('TAGSONIC_ERR_PLUGIN_HTTP_ADDRESS_REFUSED');
+    expect(internalHits).toBe(before);
+  });
+
+  it('reaches the trusted origins (the sources\' base URLs) on loopback, and only those origins', async () => {
+    const h = make({ grants: ANY_PUBLIC_HOST, trustedOrigins: [`http://127.0.0.1:${intPort}/mirror`, `http://mirror.lan:${intPort}`] });
+    const before = internalHits;
+    expect((await h.fetch(`http://127.0.0.1:${intPort}/covers/1.jpg`)).body).toBe('secret');
+    expect((await h.fetch(`http://mirror.lan:${intPort}/x`)).body).toBe('secret');
+    expect(internalHits).toBe(before + 2);
+    expect(await code(h.fetch(`http://[::1]:${int6Port}/`))).toBe('TAGSONIC_ERR_PLUGIN_HTTP_ADDRESS_REFUSED');
+    expect(internalHits).toBe(before + 2);
   });
 });
 

@@ -1,0 +1,16 @@
+export { isRefusedAddress } from './address-policy.ts';
+export * from './errors.ts';
+export { grantFor, normalizeHost, type HostGrant } from './grants.ts';
+export {
+  ANY_PUBLIC_HOST,
+  createPluginHttp,
+  type PluginFetchOptions,
+  type PluginFetchRequest,
+  type PluginFetchResult,
+  type PluginHttp,
+  type PluginHttpLimits,
+  type PluginHttpOptions,
+  type ResolveHost,
+} from './plugin-http.ts';
+export { createRateLimiter, systemClock, type Clock, type RateLimiter } from './rate-limit.ts';
+export { sourceUrlOverride, sourceUrlVariable } from './source-url.ts';
