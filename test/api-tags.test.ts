@@ -154,7 +154,7 @@ describe('POST /apimt/update_id3/', () => {
     const dataUrl = `data:image/png;base64,${png.toString('base64')}`;
     expectOk(await save([{ file_full_path: file, album_img: dataUrl }]));
     expect(expectOk(await call(h.app, s, 'POST', '/apimt/music_id3/', { file_path: file })).data.artwork_mime).toBe('image/png');
-    expectError(await save([{ file_full_path: file, album_img: 'https://example.com/cover.jpg' }]), 400, 'TAGSONIC_ERR_TAGS_BAD_COVER');
+    expectError(await save([{ file_full_path: file, album_img: 'ftp://example.com/cover.jpg' }]), 400, 'TAGSONIC_ERR_TAGS_BAD_COVER');
     expectError(await save([{ file_full_path: file, album_img: '/apimt/uploaded_image/aaaaaaaaaaaaaaaaaaaaaa' }]), 404, 'TAGSONIC_ERR_UPLOAD_NOT_FOUND');
   });
 

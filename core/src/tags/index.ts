@@ -5,6 +5,7 @@ export { profileOf, type FormatProfile, type TagFamily, type WriteFamily } from 
 export { readTags, readArtwork, DEFAULT_READ_TIMEOUT_MS, type ReadTagsOptions } from './read.ts';
 export { createTagReaderPool, type TagReaderPool, type TagReaderPoolOptions } from './reader-pool.ts';
 export { artworkInfo, sniffImage } from './image-info.ts';
+export { downloadCover, COVER_FETCH_FAILED, type CoverDownloadOptions, type CoverFetchReason, type DownloadedCover } from './cover-download.ts';
 export { audioPayload, audioPayloadDigest, sameAudioPayload, type AudioPayload, type PayloadDigest } from './audio-payload.ts';
 export { normalizeEdit, expectedSnapshot, diffSnapshots, changedFields, type SnapshotDifference } from './edit.ts';
 export { safeWriteTags, MAX_WRITE_BYTES, type WriteContext, type WriteResult, type SafeWriteOptions } from './safe-write.ts';

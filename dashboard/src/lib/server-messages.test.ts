@@ -52,6 +52,17 @@ describe('server messages', () => {
     expect(serverMessage(code, 'Too many failed sign-ins.', 'en')).toBe('Too many attempts; try again later.');
   });
 
+  it("says why a source's cover could not be downloaded (one code, the reason in the server's words)", () => {
+    const code = 'TAGSONIC_ERR_TAGS_COVER_FETCH';
+    const from = 'The cover could not be downloaded from p1.music.126.net: ';
+    expect(serverMessage(code, `${from}the server answered HTTP 404.`, 'zh-CN')).toBe('封面下载失败：来源网站返回 HTTP 404');
+    expect(serverMessage(code, `${from}127.0.0.1 is a loopback, private, link-local or reserved address; requests to it are refused.`, 'zh-CN')).toMatch(/本机或内网/);
+    expect(serverMessage(code, `${from}the picture is larger than 16 MiB, more than fits in a tag.`, 'en')).toBe('The cover is larger than 16 MB and cannot be written into a tag.');
+    expect(serverMessage(code, `${from}what it sent (text/html) is not a JPEG, PNG or WebP picture.`, 'zh-CN')).toBe('封面地址返回的不是 JPEG、PNG 或 WebP 图片');
+    expect(serverMessage(code, `${from}no complete answer from p1.music.126.net within 20000 ms.`, 'en')).toBe('Downloading the cover timed out; try again later.');
+    expect(serverMessage(code, `${from}could not get an answer from p1.music.126.net (ECONNREFUSED).`, 'zh-CN')).toBe('封面下载失败：无法连接来源网站');
+  });
+
   it('every text is non-empty in both languages, and the Chinese one is Chinese', () => {
     for (const code of KNOWN_CODES) {
       const zh = serverMessage(code, 'x 3 minutes', 'zh-CN');

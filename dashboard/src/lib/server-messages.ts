@@ -239,7 +239,22 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_PLUGIN_PACKAGE_CORRUPT: { zh: '插件包已损坏或无法读取', en: 'The plugin package is damaged or cannot be read.' },
   TAGSONIC_ERR_PLUGIN_PACKAGE_NO_MANIFEST: { zh: '插件包中没有清单（manifest.json）', en: 'The plugin package has no manifest (manifest.json).' },
   TAGSONIC_ERR_PLUGIN_PACKAGE_NO_ENTRY: { zh: '插件包中缺少清单指定的入口文件', en: "The plugin package lacks the entry file its manifest names." },
+  // A source's cover downloaded by the server (update_id3 with a candidate's album_img URL)
+  TAGSONIC_ERR_TAGS_COVER_FETCH: (serverMessage: string): Text => coverFetch(serverMessage),
 };
+
+/** Why a source's cover could not be downloaded, read from the server's words (one code, several reasons). */
+function coverFetch(serverMessage: string): Text {
+  const status = /answered HTTP (\d{3})/.exec(serverMessage)?.[1];
+  if (status) return { zh: `封面下载失败：来源网站返回 HTTP ${status}`, en: `The cover could not be downloaded: the site answered HTTP ${status}.` };
+  if (/reserved address/.test(serverMessage)) {
+    return { zh: '封面地址指向本机或内网，已拒绝（只从公网地址或管理员配置的数据源地址下载封面）', en: "The cover's address is on this machine or the local network and was refused (covers are downloaded only from public addresses and the sources' configured addresses)." };
+  }
+  if (/larger than/.test(serverMessage)) return { zh: '封面图片超过 16 MB，无法写入标签', en: 'The cover is larger than 16 MB and cannot be written into a tag.' };
+  if (/not a JPEG, PNG or WebP/.test(serverMessage)) return { zh: '封面地址返回的不是 JPEG、PNG 或 WebP 图片', en: 'The cover address did not return a JPEG, PNG or WebP picture.' };
+  if (/within \d+ ms/.test(serverMessage)) return { zh: '封面下载超时，请稍后再试', en: 'Downloading the cover timed out; try again later.' };
+  return { zh: '封面下载失败：无法连接来源网站', en: 'The cover could not be downloaded: the site could not be reached.' };
+}
 
 /**
  * The text to show for a server failure: the catalogue's for `code` in `lang`, else the server's own

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '@tagsonic/core';
-import { EDITABLE_FIELDS, moveTrack, readArtwork, readTags, sniffImage, type ReadResult, type TagValues } from '@tagsonic/core/tags';
+import { EDITABLE_FIELDS, downloadCover, moveTrack, readArtwork, readTags, sniffImage, type ReadResult, type TagValues } from '@tagsonic/core/tags';
 import { SUBJECTS, type TaskProgress } from '@tagsonic/core/tasks';
 import { TagsonicError, invalid, isTagsonicError } from '@tagsonic/core/errors';
 import { readFolderCover, readLyricsFile, renameTarget, toJpeg, writeFolderCover, writeLyricsFile } from '@tagsonic/core/files';
@@ -18,6 +18,10 @@ import type { Ctx } from '../deps.ts';
 const WAIT_MS = 30_000;
 const UPLOAD_URL = new RegExp(`^/apimt/uploaded_image/(${UPLOAD_ID.slice(1, -1)})$`);
 const DATA_URL = /^data:image\/(?:jpeg|jpg|png|webp|gif|bmp);base64,([A-Za-z0-9+/=\s]+)$/;
+/** A source's cover (a candidate's album_img), downloaded by the server. */
+const REMOTE_URL = /^https?:\/\//i;
+/** The environment variables of the administrator's source base URLs (TAGSONIC_SOURCE_URL_<ID>). */
+const SOURCE_URL_VARIABLE = 'TAGSONIC_SOURCE_URL_';
 
 type Info = Record<string, unknown> & {
   file_full_path: string;
@@ -55,8 +59,9 @@ export async function updateId3Routes(app: FastifyInstance, ctx: Ctx): Promise<v
     async (request) => {
       const plans: Plan[] = [];
       const targets = new Set<string>();
+      const covers = remoteCovers(ctx);
       for (const info of request.body.music_id3_info as Info[]) {
-        const plan = await prepare(ctx, info);
+        const plan = await prepare(ctx, info, covers);
         if (plan.renameTo) {
           if (targets.has(plan.renameTo)) {
             throw invalid('TAGSONIC_ERR_FILES_NAME_TAKEN', `Two files would be renamed to ${path.basename(plan.renameTo)}.`);
@@ -119,7 +124,7 @@ export async function updateId3Routes(app: FastifyInstance, ctx: Ctx): Promise<v
   );
 }
 
-async function prepare(ctx: Ctx, info: Info): Promise<Plan> {
+async function prepare(ctx: Ctx, info: Info, covers: RemoteCovers): Promise<Plan> {
   const filePath = (await ctx.roots.resolve(info.file_full_path)).path;
   let current: ReadResult | null = null;
   const tags = async () => (current ??= await readTags(filePath));
@@ -142,7 +147,7 @@ async function prepare(ctx: Ctx, info: Info): Promise<Plan> {
   let artwork: Plan['artwork'];
   const img = info.album_img;
   if (img === CLEAR_PLACEHOLDER) artwork = null;
-  else if (typeof img === 'string' && img !== '' && !img.startsWith('/apimt/file_cover/')) artwork = await coverFrom(ctx, img);
+  else if (typeof img === 'string' && img !== '' && !img.startsWith('/apimt/file_cover/')) artwork = await coverFrom(ctx, img, covers);
   else if (info.is_import_album_cover) {
     const cover = await readFolderCover(path.dirname(filePath));
     if (!cover) throw invalid('TAGSONIC_ERR_FILES_NO_FOLDER_COVER', `The folder of ${path.basename(filePath)} has no cover.jpg to import.`);
@@ -158,20 +163,60 @@ async function prepare(ctx: Ctx, info: Info): Promise<Plan> {
   return { info, path: filePath, fields, artwork, renameTo };
 }
 
-async function coverFrom(ctx: Ctx, img: string): Promise<{ mime: string; base64: string }> {
+async function coverFrom(ctx: Ctx, img: string, covers: RemoteCovers): Promise<{ mime: string; base64: string }> {
   const upload = UPLOAD_URL.exec(img);
   let data: Uint8Array;
   if (upload) data = await readUpload(ctx, upload[1]);
+  else if (REMOTE_URL.test(img)) data = await covers.get(img);
   else {
     const m = DATA_URL.exec(img);
     if (!m) {
-      throw invalid('TAGSONIC_ERR_TAGS_BAD_COVER', 'album_img must be a picture uploaded with /apimt/upload_image/ or a data: URL of a JPEG, PNG or WebP picture.');
+      throw invalid(
+        'TAGSONIC_ERR_TAGS_BAD_COVER',
+        "album_img must be a picture uploaded with /apimt/upload_image/, a data: URL of a JPEG, PNG or WebP picture, or a source's http(s) cover URL.",
+      );
     }
     data = new Uint8Array(Buffer.from(m[1].replace(/\s+/g, ''), 'base64'));
   }
   const header = sniffImage(data);
   if (!header) throw invalid('TAGSONIC_ERR_TAGS_BAD_COVER', 'The new cover is not a picture.');
   return { mime: header.mime, base64: Buffer.from(data).toString('base64') };
+}
+
+type RemoteCovers = ReturnType<typeof remoteCovers>;
+
+/**
+ * Source covers for one save, each URL downloaded once however many files it goes into (the row copied into
+ * several files of an album). The administrator's source base URLs are read once, on the first download.
+ */
+function remoteCovers(ctx: Ctx) {
+  const downloads = new Map<string, Promise<Uint8Array>>();
+  let trusted: Promise<string[]> | null = null;
+  return {
+    get(url: string): Promise<Uint8Array> {
+      let found = downloads.get(url);
+      if (!found) {
+        trusted ??= sourceBaseUrls(ctx);
+        found = trusted.then(async (trustedOrigins) => (await downloadCover(url, { trustedOrigins })).data);
+        downloads.set(url, found);
+      }
+      return found;
+    },
+  };
+}
+
+/**
+ * The administrator's source base URLs — `TAGSONIC_SOURCE_URL_<ID>` and each tag source's base URL setting:
+ * a self-hosted mirror on loopback or the LAN serves its covers too, so their origins are downloaded from
+ * though other private addresses are refused.
+ */
+async function sourceBaseUrls(ctx: Ctx): Promise<string[]> {
+  const urls = Object.entries(process.env)
+    .filter(([name, value]) => name.startsWith(SOURCE_URL_VARIABLE) && value?.trim())
+    .map(([, value]) => value!.trim());
+  const { items } = await ctx.plugins.list({ kind: 'tag-source', page: 1, pageSize: 1000 });
+  for (const plugin of items) if (plugin.settings.baseUrl) urls.push(plugin.settings.baseUrl);
+  return urls;
 }
 
 /** Writes the files beside a track after its tags: its .lrc and the folder's cover.jpg, from the saved values. */
