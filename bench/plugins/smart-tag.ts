@@ -17,8 +17,13 @@
  *   what one lookup in the editor costs.
  * For each target: a warm-up (sandboxes created, JIT), then --requests one at a time and --requests with
  * --concurrency in flight; p50/p99 ms and requests/s, the fakes' HTTP requests per search, the sources present
- * in smart_tag's answers (a source that failed would silently be missing), and smart_tag ÷ peer.
- * Prints a table and one JSON line; exits 1 if any request failed.
+ * in smart_tag's answers (a source that failed would silently be missing), the CPU time per search of the whole
+ * process (all threads: gateway, worker, sandboxes — and the replay servers and the client, which run in it too),
+ * and smart_tag ÷ peer.
+ * Every search smart_tag makes must reach every source's fake (`missed` counts those that did not: a source
+ * that failed or was disabled is skipped by smart_tag without failing the lookup), and the registry's view of
+ * each source afterwards (calls, failures, auto-disable, last error) is printed.
+ * Prints a table and one JSON line; exits 1 if any lookup failed or missed a source.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -33,7 +38,7 @@ import { BUILTIN_PLUGINS_DIR, builtinPlugin } from '@tagsonic/workers/plugin-run
 import { gatewayDeps, openRuntime } from '@tagsonic/cli';
 import { makeAudio } from '../../test/support/audio.ts';
 import { startReplayServer, type ReplayServer } from '../../test/support/replay-server.ts';
-import { SOURCE_REPLAYS } from './source-replays.ts';
+import { IS_SEARCH, SOURCE_REPLAYS } from './source-replays.ts';
 
 const { values } = parseArgs({
   options: {
@@ -66,6 +71,8 @@ for (const [id, answer] of Object.entries(SOURCE_REPLAYS)) {
   process.env[`TAGSONIC_SOURCE_URL_${id.toUpperCase()}`] = fake.baseUrl;
 }
 const fakeRequests = () => [...fakes.values()].reduce((n, f) => n + f.seen.length, 0);
+/** Song searches each source's fake has received so far. */
+const searchesBySource = () => new Map([...fakes].map(([id, f]) => [id, f.seen.filter(IS_SEARCH[id]!).length]));
 
 const home = await mkdtemp(path.join(tmpdir(), 'tagsonic-bench-smart-tag-'));
 const rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
@@ -122,7 +129,9 @@ async function lookup(resource: string): Promise<Answer> {
   return { ok: true, resources: [...new Set(body.data.map((s) => s.resource))] };
 }
 
-interface Row { target: string; inFlight: number; idleMs: number; requests: number; p50Ms: number; p99Ms: number; perSecond: number; errors: number; httpPerSearch: number }
+interface Row { target: string; inFlight: number; idleMs: number; requests: number; p50Ms: number; p99Ms: number; perSecond: number; cpuMsPerSearch: number; errors: number; httpPerSearch: number;
+  /** Source searches that never reached their fake (smart_tag skipped a failed or disabled source), by source. */
+  missed: Record<string, number> }
 
 const errors: string[] = [];
 const resourcesSeen = new Map<string, Set<string>>();
@@ -137,6 +146,8 @@ async function measure(target: string, limit: number, count = requests, idleMs =
   let failed = 0;
   let idle = 0;
   const before = fakeRequests();
+  const searchesBefore = searchesBySource();
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await Promise.all(Array.from({ length: limit }, async () => {
     while (next < count) {
@@ -158,16 +169,23 @@ async function measure(target: string, limit: number, count = requests, idleMs =
     }
   }));
   const seconds = (performance.now() - started - idle / limit) / 1000;
+  const { user, system } = process.cpuUsage(cpu);
+  const missed: Record<string, number> = {};
+  for (const [id, n] of searchesBySource()) {
+    const short = count - (n - searchesBefore.get(id)!);
+    if ((target === SMART_TAG || target === id) && short > 0) missed[id] = short;
+  }
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
   return {
     target, inFlight: limit, idleMs, requests: count, p50Ms: +at(0.5).toFixed(1), p99Ms: +at(0.99).toFixed(1),
-    perSecond: +(count / seconds).toFixed(1), errors: failed, httpPerSearch: +((fakeRequests() - before) / count).toFixed(1),
+    perSecond: +(count / seconds).toFixed(1), cpuMsPerSearch: +((user + system) / 1000 / count).toFixed(1), errors: failed, httpPerSearch: +((fakeRequests() - before) / count).toFixed(1), missed,
   };
 }
 
 const targets = hasSmartTag ? [SMART_TAG, peer] : [peer];
 const rows: Row[] = [];
+const sourceStates: Array<{ id: string; enabled: boolean; disabledReason: string | null; calls: number; failures: number; lastError: string }> = [];
 try {
   for (const target of targets) {
     log(`${target}: warming up …`);
@@ -189,12 +207,20 @@ try {
   await app.close();
   await pool?.close();
   await worker.close();
+  // What the registry says of each source afterwards (the pools flush their health on close).
+  for (const id of [...fakes.keys(), ...(hasSmartTag ? [SMART_TAG] : [])]) {
+    const record = await rt.plugins.get(id);
+    sourceStates.push({
+      id, enabled: record?.enabled ?? false, disabledReason: record?.disabledReason ?? null, calls: record?.health.calls ?? 0,
+      failures: record?.health.failures ?? 0, lastError: record?.health.lastError ? `${record.health.lastError.code}: ${record.health.lastError.message}`.slice(0, 90) : '',
+    });
+  }
   await rt.close();
   for (const fake of fakes.values()) await fake.close();
   await rm(home, { recursive: true, force: true });
 }
 
-console.table(rows);
+console.table(rows.map(({ missed, ...row }) => ({ ...row, missed: Object.entries(missed).map(([id, n]) => `${id} ${n}`).join(', ') })));
 const ratios = hasSmartTag
   ? rows.filter((r) => r.target === SMART_TAG).map(({ inFlight, idleMs }) => {
     const s = rows.find((r) => r.target === SMART_TAG && r.inFlight === inFlight && r.idleMs === idleMs)!;
@@ -210,8 +236,13 @@ if (hasSmartTag) {
   console.log(`smart_tag answers held candidates of: ${sources.join(', ')}${missing.length ? ` — missing: ${missing.join(', ')}` : ''}`);
 }
 for (const e of errors) console.log(`error: ${e}`);
+for (const row of rows.filter((r) => Object.keys(r.missed).length > 0)) {
+  console.log(`${row.target}, ${row.inFlight} in flight${row.idleMs ? `, after ${row.idleMs} ms idle` : ''}: searches that never reached a source: ${JSON.stringify(row.missed)}`);
+}
+console.log('sources afterwards (registry):');
+console.table(sourceStates);
 console.log(JSON.stringify({
   bench: 'plugins/smart-tag', limits, requests, concurrency, peer, loadavg: +loadavg()[0].toFixed(2), rows, ratios,
-  smartTagSources: [...(resourcesSeen.get(SMART_TAG) ?? [])].sort(),
+  smartTagSources: [...(resourcesSeen.get(SMART_TAG) ?? [])].sort(), sources: sourceStates,
 }));
-process.exitCode = rows.some((r) => r.errors > 0) ? 1 : 0;
+process.exitCode = rows.some((r) => r.errors > 0 || Object.keys(r.missed).length > 0) ? 1 : 0;

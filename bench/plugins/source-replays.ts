@@ -4,7 +4,7 @@
  * reads), including the follow-up requests a search makes (NetEase's and Kuwo's album counts). Every search
  * gets the same answer whatever it asks, so each bench request costs each source the same work.
  */
-import type { FakeAnswer, ReplayAnswer } from '../../test/support/replay-server.ts';
+import type { FakeAnswer, ReplayAnswer, SeenRequest } from '../../test/support/replay-server.ts';
 
 const json = (body: unknown): FakeAnswer => [200, 'application/json', body];
 const notFound: FakeAnswer = [404, 'text/html', '<html>Not Found</html>'];
@@ -155,3 +155,14 @@ const musicbrainz: ReplayAnswer = (path) => (path === '/ws/2/recording' ? json(M
 
 /** The replay of each source smart_tag asks by default, by plugin id. */
 export const SOURCE_REPLAYS: Readonly<Record<string, ReplayAnswer>> = { netease, qmusic, kugou, kuwo, migu, itunes, musicbrainz };
+
+/** Which of a source's requests is its song search (one per search; the others are a search's follow-ups). */
+export const IS_SEARCH: Readonly<Record<string, (request: SeenRequest) => boolean>> = {
+  netease: (r) => r.path === '/api/cloudsearch/pc',
+  qmusic: (r) => r.path === '/cgi-bin/musicu.fcg',
+  kugou: (r) => r.path === '/v2/search/song',
+  kuwo: (r) => r.path === '/r.s' && r.query.get('ft') === 'music',
+  migu: (r) => r.path === '/music_search/v3/search/searchAll',
+  itunes: (r) => r.path === '/search',
+  musicbrainz: (r) => r.path === '/ws/2/recording',
+};
