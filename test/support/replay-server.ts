@@ -17,8 +17,8 @@ export interface SeenRequest {
 }
 
 /**
- * The fake's answer: status, content type, a body (a string is sent as is, anything else as JSON), and extra
- * response headers if any (`retry-after` on a 429).
+ * The fake's answer: status, content type, a body (a string or bytes — a cover picture — are sent as they are,
+ * anything else as JSON), and extra response headers if any (`retry-after` on a 429).
  */
 export type FakeAnswer = [status: number, contentType: string, body: unknown, headers?: Record<string, string>];
 
@@ -46,7 +46,7 @@ export async function startReplayServer(answer: ReplayAnswer, seen: SeenRequest[
       const request: SeenRequest = { path: url.pathname, query: url.searchParams, headers: req.headers, method: req.method ?? 'GET', body: Buffer.concat(chunks).toString('utf8') };
       seen.push(request);
       void Promise.resolve(answer(url.pathname, url.searchParams, request)).then(([status, type, body, headers]) => {
-        if (!res.destroyed) res.writeHead(status, { ...headers, 'content-type': type }).end(typeof body === 'string' ? body : JSON.stringify(body));
+        if (!res.destroyed) res.writeHead(status, { ...headers, 'content-type': type }).end(typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body));
       });
     });
   });
