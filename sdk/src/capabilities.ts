@@ -188,8 +188,8 @@ export interface FileEntry {
 /**
  * Files inside the media roots; every path is a full path inside them (or relative to the media folder)
  * and may not leave them (`..`, absolute paths and symlinks pointing outside throw
- * `TAGSONIC_ERR_PLUGIN_DENIED`; a listing leaves such symlinks out). `move`, `copy` and `delete` need the
- * `write` grant (with `read` they are absent); they work on files, not folders. `move` and `copy` create the
+ * `TAGSONIC_ERR_PLUGIN_DENIED`; a listing leaves such symlinks out). `move`, `copy`, `delete` and `removeDir`
+ * need the `write` grant (with `read` they are absent); all but `removeDir` work on files, not folders. `move` and `copy` create the
  * target's folders and throw `TAGSONIC_ERR_PLUGIN_CONFLICT` when the target exists unless `overwrite` is set.
  *
  * @example
@@ -203,6 +203,10 @@ export interface FilesCapability {
   move(options: { from: string; to: string; overwrite?: boolean }): Promise<{ path: string }>;
   copy(options: { from: string; to: string; overwrite?: boolean }): Promise<{ path: string }>;
   delete(options: { path: string }): Promise<{ path: string }>;
+  /** SHA-256 of a file's bytes (hex), streamed by the host: duplicate checks without reading files into the plugin. */
+  hash(options: { path: string }): Promise<{ path: string; sha256: string; size: number }>;
+  /** Removes an empty folder (`TAGSONIC_ERR_PLUGIN_CONFLICT` when it is not empty); never a media folder itself. */
+  removeDir(options: { path: string }): Promise<{ path: string }>;
 }
 
 // ---------------------------------------------------------------- ffmpeg
@@ -268,14 +272,44 @@ export interface FingerprintCapability {
 /**
  * Chinese script conversion with OpenCC (phrases included): `s2t` simplified → traditional, `t2s`
  * traditional → simplified, `s2tw`/`tw2s` with Taiwan's standard, `s2hk`/`hk2s` with Hong Kong's.
- * Up to 1 MiB of text per call (`TAGSONIC_ERR_PLUGIN_LIMIT`).
+ * Up to 1 MiB of text per call (`TAGSONIC_ERR_PLUGIN_LIMIT`). Also the text tools a sandbox lacks: legacy
+ * decoding and linear-time regular expressions.
  *
  * @example
  * const simplified = await caps.text.convert({ text: '張學友', direction: 't2s' }); // '张学友'
  */
 export interface TextCapability {
   convert(options: { text: string; direction: 's2t' | 't2s' | 's2tw' | 'tw2s' | 's2hk' | 'hk2s' }): Promise<string>;
+  /**
+   * Bytes → text in a legacy encoding (the sandbox has no `TextDecoder`, and the CJK tables are large). With
+   * `fatal`, bytes that are not valid in `encoding` give `null` instead of U+FFFD replacements (up to 1 MiB).
+   *
+   * @example
+   * const name = await caps.text.decode({ bytes: new Uint8Array([0xd5, 0xc5]), encoding: 'gbk', fatal: true }); // '张'
+   */
+  decode(options: { bytes: Uint8Array; encoding: TextEncodingName; fatal?: boolean }): Promise<string | null>;
+  /**
+   * Applies `{ before, after }` rules in order: literal text (default), or regular expressions on the host's RE2
+   * engine — linear time, no look-around or back-references, `$1` and `$<name>` in `after`, `(?<name>…)` groups —
+   * the engine of the editor's regex preview. A bad pattern throws `TAGSONIC_ERR_PLUGIN_INVALID` saying why.
+   * Texts up to 100,000 characters, 50 rules.
+   *
+   * @example
+   * const { text, count } = await caps.text.replace({ text: 'A  -  B', rules: [{ before: '\\s+', after: ' ' }], mode: 'regex' }); // 'A - B', 2
+   */
+  replace(options: { text: string; rules: Array<{ before: string; after: string }>; mode?: 'text' | 'regex'; ignoreCase?: boolean }): Promise<{ text: string; count: number }>;
+  /**
+   * The first of `patterns` (RE2, as in {@link TextCapability.replace}) that matches `text`: its index, its named
+   * groups and its numbered groups (unmatched ones `''`); `null` when none matches. Every pattern is checked.
+   *
+   * @example
+   * const m = await caps.text.match({ text: '周杰伦 - 晴天', patterns: ['(?<artist>.+?) - (?<title>.+)'] }); // { index: 0, groups: { artist: '周杰伦', title: '晴天' }, … }
+   */
+  match(options: { text: string; patterns: string[]; ignoreCase?: boolean }): Promise<{ index: number; groups: Record<string, string>; numbered: string[] } | null>;
 }
+
+/** The encodings {@link TextCapability.decode} takes (WHATWG names). */
+export type TextEncodingName = 'utf-8' | 'gbk' | 'gb18030' | 'big5' | 'shift_jis' | 'euc-jp' | 'euc-kr' | 'windows-1252' | 'iso-8859-1' | 'utf-16le' | 'utf-16be';
 
 /**
  * The plugin's log, shown on its page and in the server log with the plugin id. Fire-and-forget on
@@ -405,7 +439,7 @@ export type CapabilitiesFor<M extends Manifest> = Pick<Capabilities, 'config' | 
   (M['permissions'] extends { tags: { access: 'write' } } ? { tags: TagsCapability }
     : M['permissions'] extends { tags: object } ? { tags: Pick<TagsCapability, 'read'> } : unknown) &
   (M['permissions'] extends { files: { access: 'write' } } ? { files: FilesCapability }
-    : M['permissions'] extends { files: object } ? { files: Pick<FilesCapability, 'list' | 'stat'> } : unknown);
+    : M['permissions'] extends { files: object } ? { files: Pick<FilesCapability, 'list' | 'stat' | 'hash'> } : unknown);
 
 /**
  * The settings values a plugin receives, by key, as its config schema declares them (defaults applied;

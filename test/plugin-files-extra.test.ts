@@ -1,0 +1,102 @@
+/**
+ * `caps.files.hash` and `caps.files.removeDir` through the real loadPlugin and sandbox on real files: the hash
+ * is the file's SHA-256 as sha256sum computes it; removeDir removes an empty folder only, never a media folder
+ * itself, never a folder out of the roots, and only with the write grant.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MediaRoots } from '@tagsonic/core/media';
+import { openEmbeddedStore, type Store } from '@tagsonic/core/store';
+import { createTagJournal, type TagJournal } from '@tagsonic/core/tags';
+import { loadPlugin, type LoadedPlugin } from '@tagsonic/workers/plugin-runtime';
+
+const run = promisify(execFile);
+
+const CODE = `
+exports.call = async ({ name, options }, caps) => {
+  const fn = caps.files && caps.files[name];
+  if (typeof fn !== 'function') return { absent: true };
+  try { return { value: await fn(options) }; } catch (e) { return { code: e.code ?? null, message: e.message }; }
+};
+`;
+
+let dir: string;
+let media: string;
+let store: Store;
+let roots: MediaRoots;
+let journal: TagJournal;
+const loaded: LoadedPlugin[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'tagsonic-files-extra-'));
+  media = path.join(dir, 'media');
+  await mkdir(path.join(media, 'Empty'), { recursive: true });
+  await mkdir(path.join(media, 'Full'), { recursive: true });
+  await mkdir(path.join(dir, 'outside', 'empty'), { recursive: true });
+  await writeFile(path.join(media, 'Full', 'a.bin'), Buffer.alloc(3 * 1024 * 1024 + 17, 7));
+  await symlink(path.join(dir, 'outside', 'empty'), path.join(media, 'dir-out'));
+  roots = await MediaRoots.open({ media });
+  store = await openEmbeddedStore({ dir: path.join(dir, 'store') });
+  journal = createTagJournal({ store, blobDir: path.join(dir, 'blobs') });
+}, 30_000);
+
+afterEach(() => {
+  for (const plugin of loaded.splice(0)) plugin.close();
+});
+
+afterAll(async () => {
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function load(access: 'read' | 'write') {
+  const manifest = { id: 'filesprobe', name: 'Files probe', version: '1.0.0', description: 'Calls files.', kind: 'batch-action', entry: 'index.js',
+    permissions: { files: { access, reason: 'test' } } };
+  const plugin = loadPlugin({ manifest, code: CODE, env: {}, host: { roots, journal, store } });
+  loaded.push(plugin);
+  return (name: string, options: unknown) => plugin.invoke('call', { name, options }) as Promise<{ value?: any; code?: string; message?: string; absent?: true }>;
+}
+
+describe('files.hash', () => {
+  it('is the SHA-256 sha256sum computes, streamed, with the size', async () => {
+    const file = path.join(media, 'Full', 'a.bin');
+    const { stdout } = await run('sha256sum', [file]);
+    const result = await load('read')('hash', { path: 'Full/a.bin' });
+    expect(result.value).toEqual({ path: file, sha256: stdout.split(' ')[0], size: 3 * 1024 * 1024 + 17 });
+  });
+
+  it('refuses folders, missing files and paths out of the roots', async () => {
+    const call = load('read');
+    expect((await call('hash', { path: 'Full' })).code).toBe('TAGSONIC_ERR_PLUGIN_INVALID');
+    expect((await call('hash', { path: 'Full/missing.bin' })).code).toBe('TAGSONIC_ERR_PLUGIN_NOT_FOUND');
+    expect((await call('hash', { path: '../../etc/passwd' })).code).toBe('TAGSONIC_ERR_PLUGIN_DENIED');
+    expect((await call('hash', { path: '/etc/passwd' })).code).toBe('TAGSONIC_ERR_PLUGIN_DENIED');
+  });
+});
+
+describe('files.removeDir', () => {
+  it('is absent with the read grant', async () => {
+    expect(await load('read')('removeDir', { path: 'Empty' })).toEqual({ absent: true });
+  });
+
+  it('removes an empty folder; a non-empty one is a conflict and stays with its file', async () => {
+    const call = load('write');
+    expect((await call('removeDir', { path: 'Full' })).code).toBe('TAGSONIC_ERR_PLUGIN_CONFLICT');
+    expect((await stat(path.join(media, 'Full', 'a.bin'))).isFile()).toBe(true);
+    expect((await call('removeDir', { path: 'Full/a.bin' })).code).toBe('TAGSONIC_ERR_PLUGIN_INVALID');
+    expect((await call('removeDir', { path: 'Empty' })).value).toEqual({ path: path.join(media, 'Empty') });
+    await expect(stat(path.join(media, 'Empty'))).rejects.toThrow();
+  });
+
+  it('never removes a media folder itself nor a folder out of the roots', async () => {
+    const call = load('write');
+    expect((await call('removeDir', { path: media })).code).toBe('TAGSONIC_ERR_PLUGIN_DENIED');
+    expect((await call('removeDir', { path: 'dir-out' })).code).toBe('TAGSONIC_ERR_PLUGIN_DENIED');
+    expect((await call('removeDir', { path: path.join(dir, 'outside', 'empty') })).code).toBe('TAGSONIC_ERR_PLUGIN_DENIED');
+    expect((await stat(path.join(dir, 'outside', 'empty'))).isDirectory()).toBe(true);
+  });
+});
