@@ -48,14 +48,18 @@ const NOT_BUILT = `<!doctype html>
 </body></html>
 `;
 
-/** Headers every response carries. Covers found online are shown straight from their https sources. */
+/**
+ * Headers every response carries. Covers found online are shown straight from their sources, http ones
+ * too: Kugou's and Kuwo's CDNs and a local mirror's covers are plain http (a page served over https has the
+ * browser upgrade them), and the save has the server download the same URL.
+ */
 export const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': [
     "default-src 'self'",
     "script-src 'self'",
     // Blueprint positions popovers with inline styles.
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https:",
+    "img-src 'self' data: blob: https: http:",
     "media-src 'self' blob:",
     "font-src 'self' data:",
     "connect-src 'self'",

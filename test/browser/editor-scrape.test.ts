@@ -4,8 +4,10 @@
  * 刮削配置 select lists the server's sources, a lookup shows the scored candidates with the spec's colours,
  * a cell and then the whole row (cover included) are copied into the editor, and the save is checked in the
  * file with ffprobe. The built-in LRCLIB source, pointed at its own fake, supplies a lyric whose credit
- * lines fill composer and lyricist. The cover CDN (is1-ssl.mzstatic.com) is answered by the browser's request interception,
- * since nothing in tests reaches the internet. Screenshots: light and dark, desktop and phone.
+ * lines fill composer and lyricist. The covers are on the iTunes fake too, as a local mirror's would be (nothing
+ * in tests reaches the internet, nothing is intercepted in the browser): the browser shows them straight from
+ * there, and the save has the server download the candidate's cover URL (allowed on loopback because it is the
+ * administrator's source base URL) and embed it byte for byte. Screenshots: light and dark, desktop and phone.
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server as HttpServer } from 'node:http';
@@ -15,12 +17,19 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { openRuntime } from '@tagsonic/cli';
 import { loadConfig } from '@tagsonic/core/config';
+import { readArtwork } from '@tagsonic/core/tags';
 import { sourceFake } from '../support/source-fake.ts';
 import { buildDashboard, coverOf, ffprobe, launchBrowser, makeHome, makePicture, newContext, startServer, type Home, type Server } from './harness.ts';
 
 const PASSWORD = 'browser-scrape-password';
 const SHOTS = '/tmp/shots-ui-editor';
-const ART = 'https://is1-ssl.mzstatic.com/image/thumb/Music115/v4/7a/0b/b6/7a0bb6b0/source/100x100bb.jpg';
+/** The candidate's thumbnail in iTunes' path shape, on the fake (the source asks for 3000x3000bb instead). */
+const ART_PATH = '/image/thumb/Music115/v4/7a/0b/b6/7a0bb6b0/source/100x100bb.jpg';
+const art = (size = '100x100bb') => `${fake.baseUrl()}${ART_PATH.replace('100x100bb', size)}`;
+/** A picture server on loopback that no administrator configured: the browser shows its covers, the server refuses them. */
+let elsewhere: HttpServer;
+let elsewhereServerHits = 0;
+const refusedArt = () => `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/image/100x100bb.jpg`;
 const ALBUM = 'Greatest Hits of the Fake Store';
 
 let home: Home;
@@ -40,14 +49,16 @@ let song: { full: string; name: string; dir: string; title: string; artist: stri
  */
 function results() {
   const base = {
-    wrapperType: 'track', kind: 'song', artistId: 1, collectionId: 2, artworkUrl100: ART, releaseDate: '2011-04-05T07:00:00Z',
+    wrapperType: 'track', kind: 'song', artistId: 1, collectionId: 2, artworkUrl100: art(), releaseDate: '2011-04-05T07:00:00Z',
     discCount: 2, discNumber: 1, trackCount: 12, trackNumber: 7, trackTimeMillis: 201_000, country: 'USA', primaryGenreName: 'Pop',
   };
   return {
-    resultCount: 2,
+    resultCount: 3,
     results: [
       { ...base, trackId: 101, trackName: song.title, artistName: `${song.artist} & The Testers`, collectionName: ALBUM },
       { ...base, trackId: 102, trackName: `${song.title} (Live)`, artistName: 'Somebody Else', collectionName: 'Live', trackNumber: 3, artworkUrl100: undefined },
+      // A cover on a loopback address nobody configured: the server refuses to download it.
+      { ...base, trackId: 103, trackName: `${song.title} (Demo)`, artistName: 'Somebody Else', collectionName: 'Demos', artworkUrl100: refusedArt() },
     ],
   };
 }
@@ -59,7 +70,13 @@ function searchAnswer(term: string): [number, string, unknown] {
   return [200, 'application/json', results()];
 }
 
-const fake = sourceFake('itunes', (p, query) => (p === '/search' ? searchAnswer(query.get('term') ?? '') : [404, 'text/html', '<html>Not Found</html>']));
+const fake = sourceFake('itunes', (p, query) => {
+  if (p === '/search') return searchAnswer(query.get('term') ?? '');
+  if (p === ART_PATH.replace('100x100bb', '3000x3000bb')) return [200, 'image/jpeg', coverJpeg];
+  return [404, 'text/html', '<html>Not Found</html>'];
+});
+/** The cover requests the server made (the browser's carry a browser's user agent). */
+const serverCoverRequests = () => fake.seen.filter((r) => r.path.startsWith('/image/') && String(r.headers['user-agent']).startsWith('Tagsonic'));
 
 /** LRCLIB records (as its documentation shows them) for the opened song: a synced lyric with credit lines. */
 const LYRIC = '[00:00.00] 作词 : 林夕\n[00:01.00] 作曲 : 陈小霞\n[00:17.12] I feel your breath upon my neck\n[00:20.41] A soft caress as cold as death\n';
@@ -83,13 +100,6 @@ async function signIn(p: Page) {
   await p.fill('#ts-password', PASSWORD);
   await p.press('#ts-password', 'Enter');
   await p.waitForURL(`${server.base}/`);
-}
-
-/** The cover CDN, answered locally with CORS as mzstatic does. */
-async function serveCovers(c: BrowserContext) {
-  await c.route('https://is1-ssl.mzstatic.com/**', (route) =>
-    route.fulfill({ status: 200, contentType: 'image/jpeg', body: coverJpeg, headers: { 'access-control-allow-origin': '*' } }),
-  );
 }
 
 async function openSong(p: Page) {
@@ -124,6 +134,11 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => llm.listen(0, '127.0.0.1', resolve));
+  elsewhere = createServer((req, res) => {
+    if (String(req.headers['user-agent']).startsWith('Tagsonic')) elsewhereServerHits++;
+    res.writeHead(200, { 'content-type': 'image/jpeg' }).end(coverJpeg);
+  });
+  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
   // The LLM settings live in the store; written before the server opens it (one process at a time).
   const rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home.home }));
   await rt.store.collection('settings').updateOne(
@@ -138,7 +153,6 @@ beforeAll(async () => {
   server = await startServer(home.home, PASSWORD);
   browser = await launchBrowser();
   context = await newContext(browser);
-  await serveCovers(context);
   page = await context.newPage();
 }, 240_000);
 
@@ -152,6 +166,8 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await new Promise((resolve) => llm?.close(resolve));
+  elsewhere?.closeAllConnections();
+  await new Promise((resolve) => elsewhere?.close(resolve));
   if (home) await rm(home.home, { recursive: true, force: true });
 });
 
@@ -174,7 +190,7 @@ describe('editor: online lookup', { timeout: 120_000 }, () => {
     const table = page.getByTestId('scrape-table');
     await table.waitFor();
     // The request the source made: the editor's title and artist.
-    expect(fake.seen.at(-1)!.query.get('term')).toBe(`${song.title} ${song.artist}`);
+    expect(fake.seen.findLast((r) => r.path === '/search')!.query.get('term')).toBe(`${song.title} ${song.artist}`);
 
     const first = table.locator('tbody tr').first();
     const title = first.locator('[data-cell="title"]');
@@ -188,7 +204,7 @@ describe('editor: online lookup', { timeout: 120_000 }, () => {
     expect(new Set(colours).size).toBe(3);
     expect(colours).not.toContain('rgba(0, 0, 0, 0)');
     // The thumbnail is the full-resolution cover the source found.
-    expect(await first.locator('.ts-scrape-thumb img').getAttribute('src')).toBe(ART.replace('100x100bb', '3000x3000bb'));
+    expect(await first.locator('.ts-scrape-thumb img').getAttribute('src')).toBe(art('3000x3000bb'));
     await expect.poll(() => first.locator('.ts-scrape-thumb img').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBe(600);
     await shot('results-light-desktop');
 
@@ -203,7 +219,11 @@ describe('editor: online lookup', { timeout: 120_000 }, () => {
     await expect.poll(() => page.locator('#ts-field-album').inputValue()).toBe(ALBUM);
 
     await first.getByTestId('copy-row').click();
-    await expect.poll(() => page.locator('[data-testid="cover-preview"] img').getAttribute('src')).toMatch(/^\/apimt\/uploaded_image\//);
+    // The new cover is the source's URL, shown straight from it; nothing is uploaded or downloaded yet.
+    const coverPreview = page.locator('[data-testid="cover-preview"] img');
+    await expect.poll(() => coverPreview.getAttribute('src')).toBe(art('3000x3000bb'));
+    await expect.poll(() => coverPreview.evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBe(600);
+    expect(serverCoverRequests()).toHaveLength(0);
     expect(await page.locator('#ts-field-artist').inputValue()).toBe(`${song.artist} & The Testers`);
     expect(await page.locator('#ts-field-year').inputValue()).toBe('2011');
     expect(await page.locator('#ts-field-tracknumber').inputValue()).toBe('7');
@@ -219,15 +239,37 @@ describe('editor: online lookup', { timeout: 120_000 }, () => {
     expect(probe.tags.album).toBe(ALBUM);
     expect(probe.tags.date ?? probe.tags.year).toMatch(/^2011/);
     expect(coverOf(probe)).toMatchObject({ width: 600, height: 600 });
+    // The server downloaded the candidate's cover from the source, once, and embedded its exact bytes.
+    expect(serverCoverRequests()).toHaveLength(1);
+    const embedded = await readArtwork(song.full);
+    expect(embedded?.mime).toBe('image/jpeg');
+    expect(Buffer.from(embedded!.data).equals(coverJpeg)).toBe(true);
+  });
+
+  it("says why the server would not download a candidate's cover, and writes nothing", async () => {
+    const before = await ffprobe(song.full);
+    const demo = page.getByTestId('scrape-table').locator('tbody tr').nth(2);
+    await demo.getByTestId('copy-cover').click();
+    // The browser shows it (its own request), but the server will not fetch from an address nobody configured.
+    await expect.poll(() => page.locator('[data-testid="cover-preview"] img').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBe(600);
+    await page.getByTestId('save-button').click();
+    const failed = notice('修改失败！');
+    await failed.waitFor();
+    expect(await failed.textContent()).toContain('封面地址指向本机或内网，已拒绝');
+    await shot('cover-refused');
+    expect(coverOf(await ffprobe(song.full))).toEqual(coverOf(before));
+    expect(elsewhereServerHits).toBe(0);
+    await page.getByRole('button', { name: '重置' }).click();
   });
 
   it('refuses an empty title before asking, says 暂无信息 when nothing is found, and shows a source failure', async () => {
-    const asked = fake.seen.length;
+    const searches = () => fake.seen.filter((r) => r.path === '/search').length;
+    const asked = searches();
     const titleBox = page.locator('#ts-field-title');
     await titleBox.fill('   ');
     await page.getByTestId('lookup-button').click();
     await notice('标题不能为空！').waitFor();
-    expect(fake.seen.length).toBe(asked);
+    expect(searches()).toBe(asked);
     // The notice sits over the editor's head for its 2 s.
     await notice('标题不能为空！').waitFor({ state: 'detached' });
 
@@ -299,7 +341,6 @@ describe('editor: online lookup', { timeout: 120_000 }, () => {
     await shot('results-dark-desktop');
 
     const phone = await newContext(browser, { width: 390, height: 844 });
-    await serveCovers(phone);
     const p = await phone.newPage();
     await p.goto(`${server.base}/login`);
     await p.evaluate(() => localStorage.setItem('resource', 'itunes'));

@@ -26,7 +26,8 @@ export function CoverField() {
   const { setCover, setOption } = useEditor.getState();
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
-  const [broken, setBroken] = useState(false);
+  /** The picture URL that failed to load: a new cover (a source's URL copied in) gets its own chance. */
+  const [broken, setBroken] = useState<string | null>(null);
 
   const shown = cover === undefined ? info?.album_img ?? '' : cover ?? '';
 
@@ -43,7 +44,6 @@ export function CoverField() {
     }
     setBusy(true);
     try {
-      setBroken(false);
       setCover(await uploadImage(file));
     } catch {
       // 上传失败！ has been shown.
@@ -56,8 +56,9 @@ export function CoverField() {
   return (
     <div className="ts-cover-field">
       <div className="ts-cover-preview" data-testid="cover-preview">
-        {shown && !broken ? (
-          <img src={shown} alt={t('封面')} onError={() => setBroken(true)} onLoad={() => setBroken(false)} />
+        {shown && broken !== shown ? (
+          // A source's cover is shown straight from its site (the save has the server download it).
+          <img src={shown} alt={t('封面')} referrerPolicy="no-referrer" onError={() => setBroken(shown)} />
         ) : (
           <span className="ts-muted">{t('无封面')}</span>
         )}

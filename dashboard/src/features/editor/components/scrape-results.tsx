@@ -83,7 +83,7 @@ export function ScrapeResults() {
                   aria-label={t('复制整行')}
                   title={t('复制整行')}
                   loading={busy[song.id] === true}
-                  onClick={() => void scrape.copyRow(song)}
+                  onClick={() => scrape.copyRow(song)}
                   data-testid="copy-row"
                 />
               </td>
@@ -93,7 +93,7 @@ export function ScrapeResults() {
                     <button type="button" className="ts-scrape-thumb" title={t('预览封面')} onClick={() => setPreview(song)}>
                       <img src={song.album_img} alt={t('封面')} loading="lazy" referrerPolicy="no-referrer" />
                     </button>
-                    <Button size="small" variant="minimal" icon="import" title={t('复制封面')} aria-label={t('复制封面')} onClick={() => void scrape.copyCover(song)} data-testid="copy-cover" />
+                    <Button size="small" variant="minimal" icon="import" title={t('复制封面')} aria-label={t('复制封面')} onClick={() => scrape.copyCover(song)} data-testid="copy-cover" />
                   </>
                 ) : (
                   <span className="ts-muted">—</span>
@@ -138,7 +138,7 @@ export function ScrapeResults() {
               icon="import"
               text={t('复制封面')}
               onClick={() => {
-                if (preview) void scrape.copyCover(preview);
+                if (preview) scrape.copyCover(preview);
                 setPreview(null);
               }}
             />

@@ -6,13 +6,11 @@ import { create } from 'zustand';
 import { isApiError } from '../../../lib/api-client.ts';
 import { SECONDS } from '../../../lib/constants.ts';
 import { translate } from '../../../lib/i18n.ts';
-import { notifyError, notifySuccess, notifyWarning } from '../../../lib/notify.ts';
+import { notifySuccess, notifyWarning } from '../../../lib/notify.ts';
 import { extractLyric } from '../api/extract-lyric.ts';
 import { fetchId3ByTitle, type LookupQuery } from '../api/fetch-id3-by-title.ts';
 import { fetchLyric } from '../api/fetch-lyric.ts';
 import type { ScoredSong } from '../api/types.ts';
-import { uploadImage } from '../api/upload-image.ts';
-import { remoteCoverFile } from '../lib/remote-cover.ts';
 import { cellValues, rowValues, type CopyCell } from '../lib/scrape-copy.ts';
 import { useEditor } from './editor-store.ts';
 
@@ -32,8 +30,13 @@ interface ScrapeState {
 
   lookup: (resource: string) => Promise<void>;
   copyCell: (song: ScoredSong, cell: CopyCell) => void;
-  copyRow: (song: ScoredSong) => Promise<void>;
-  copyCover: (song: ScoredSong) => Promise<boolean>;
+  copyRow: (song: ScoredSong) => void;
+  /**
+   * The candidate's cover URL becomes the new cover as is: the preview shows it straight from the source, and
+   * the save sends the URL, which the server downloads and embeds byte for byte (update_id3). The browser
+   * cannot copy it itself: most cover CDNs send no CORS headers, and a canvas re-encode would lose quality.
+   */
+  copyCover: (song: ScoredSong) => boolean;
   showLyric: (song: ScoredSong) => Promise<void>;
   copyLyric: (song: ScoredSong, text?: string) => Promise<void>;
   closeLyric: () => void;
@@ -108,27 +111,16 @@ export const useScrape = create<ScrapeState>()((set, get) => {
       setValues(cellValues(song, cell));
     },
 
-    async copyRow(song) {
+    copyRow(song) {
       setValues(rowValues(song));
-      if (song.album_img) await get().copyCover(song);
-      else notifySuccess(translate('已复制到编辑器'), translate('保存后写入文件'), SECONDS.two);
+      if (!get().copyCover(song)) notifySuccess(translate('已复制到编辑器'), translate('保存后写入文件'), SECONDS.two);
     },
 
-    async copyCover(song) {
+    copyCover(song) {
       if (!song.album_img) return false;
-      busy(song.id, true);
-      try {
-        const uploaded = await uploadImage(await remoteCoverFile(song.album_img));
-        useEditor.getState().setCover(uploaded);
-        notifySuccess(translate('已复制到编辑器'), translate('新封面（保存后写入）'), SECONDS.two);
-        return true;
-      } catch (e) {
-        // upload_image failures announce themselves; a cover the browser cannot read is said here.
-        if (!isApiError(e)) notifyError(translate('封面复制失败！'), e instanceof Error ? e.message : String(e), SECONDS.five);
-        return false;
-      } finally {
-        busy(song.id, false);
-      }
+      useEditor.getState().setCover(song.album_img);
+      notifySuccess(translate('已复制到编辑器'), translate('新封面（保存后写入）'), SECONDS.two);
+      return true;
     },
 
     async showLyric(song) {
