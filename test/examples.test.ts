@@ -7,7 +7,7 @@
  * tags are then read back from disk.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { RPC_SUBJECTS } from '@tagsonic/core/bus';
 import { loadConfig } from '@tagsonic/core/config';
+import { MediaRoots } from '@tagsonic/core/media';
 import { TAG_JOURNAL_COLLECTION } from '@tagsonic/core/tags';
+import { expandSelection } from '@tagsonic/core/tasks';
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
 import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
@@ -147,7 +149,7 @@ describe('examples as source', () => {
     await mkdir(path.join(media, 'Downloads'), { recursive: true });
     await makeAudio(path.join(media, 'Downloads', 'fixture.mp3'), { seconds: 1, tags: { title: 'Digital Love (Official Video)' } });
     const action = await runPluginTest(path.join(EXAMPLES, 'strip-video-junk'), { media });
-    expect(action.result).toMatchObject({ message: '1 of 1 title would be cleaned' });
+    expect(action.result).toMatchObject({ items: [{ status: 'success', changes: [{ field: 'title', before: 'Digital Love (Official Video)', after: 'Digital Love' }] }], counts: { success: 1 } });
     expect((await probeTags(path.join(media, 'Downloads', 'fixture.mp3'))).title).toBe('Digital Love (Official Video)');
     await rm(path.join(media, 'Downloads'), { recursive: true });
   }, 60_000);
@@ -167,10 +169,15 @@ describe('examples/strip-video-junk (a batch action)', () => {
     };
     for (const [name, title] of Object.entries(titles)) await makeAudio(path.join(folder, name), { seconds: 1, tags: { title } });
 
-    const result = await rt.bus.request<{ items: Array<{ path: string; status: string; reason?: string }>; message: string }>(
-      RPC_SUBJECTS.pluginsInvoke, { pluginId: 'strip-video-junk', export: 'run', options: { paths: [folder], options: {} } }, { timeoutMs: 60_000 });
-    expect(result.message).toBe('3 of 4 titles cleaned');
-    expect(result.items.map((i) => [path.relative(folder, i.path), i.status])).toEqual([
+    // As a task runs it: the host's expansion of the folder, then runItem per file on the workers' plugin pool.
+    const items = await expandSelection(await MediaRoots.open({ media }), [folder]);
+    const results: Array<{ status: string; reason?: string }> = [];
+    for (const item of items) {
+      results.push(await rt.bus.request<{ status: string; reason?: string }>(
+        RPC_SUBJECTS.pluginsInvoke, { pluginId: 'strip-video-junk', export: 'runItem', options: { item, options: {}, dryRun: false, taskId: 't1' } }, { timeoutMs: 60_000 }));
+    }
+    const real = await realpath(folder);
+    expect(items.map((i, n) => [path.relative(real, i.key), results[n]!.status])).toEqual([
       ['01.mp3', 'success'], ['02.flac', 'success'], ['Nested/03.mp3', 'skip'], ['Nested/04.mp3', 'success'],
     ]);
     const read = async (name: string) => (await probeTags(path.join(folder, name))).title;
@@ -185,9 +192,9 @@ describe('examples/strip-video-junk (a batch action)', () => {
     const file = path.join(media, 'Dry', 'a.mp3');
     await mkdir(path.dirname(file), { recursive: true });
     await makeAudio(file, { seconds: 1, tags: { title: 'Aerodynamic (Official Audio)' } });
-    const result = await rt.bus.request<{ items: Array<{ status: string; reason?: string }>; message: string }>(
-      RPC_SUBJECTS.pluginsInvoke, { pluginId: 'strip-video-junk', export: 'run', options: { paths: ['Dry/a.mp3'], options: { dry_run: true } } });
-    expect(result).toEqual({ message: '1 of 1 title would be cleaned', items: [{ path: file, status: 'success', reason: '"Aerodynamic (Official Audio)" → "Aerodynamic"' }] });
+    const result = await rt.bus.request(
+      RPC_SUBJECTS.pluginsInvoke, { pluginId: 'strip-video-junk', export: 'runItem', options: { item: { key: 'a', paths: ['Dry/a.mp3'] }, options: {}, dryRun: true, taskId: 't2' } });
+    expect(result).toEqual({ status: 'success', changes: [{ path: 'Dry/a.mp3', kind: 'tags', field: 'title', before: 'Aerodynamic (Official Audio)', after: 'Aerodynamic' }] });
     expect((await probeTags(file)).title).toBe('Aerodynamic (Official Audio)');
   });
 });

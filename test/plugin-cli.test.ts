@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPluginPackage } from '@tagsonic/core/plugins';
 import { validateManifest } from '@tagsonic/sdk';
 import { plugin, type Io } from '../cli/src/commands/plugin.ts';
-import { runPluginTest } from '../cli/src/commands/plugin-test.ts';
+import { runPluginTest, type PluginTestReport } from '../cli/src/commands/plugin-test.ts';
 import { bundlePlugin } from '../cli/src/commands/plugin-bundle.ts';
 import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
 import { ADMIN_PASSWORD, USER_PASSWORD, startHarness, type Harness } from './api-harness.ts';
@@ -140,19 +140,45 @@ describe('plugin test', () => {
     expect(report).toMatchObject({ ok: false, error: { code: 'TAGSONIC_ERR_PLUGIN_HTTP_HOST_NOT_GRANTED' } });
   });
 
-  it('runs a batch action on real files through the journaled tag engine', async () => {
+  it('runs a batch action as a task would (host expansion, then runItem per file) on real files through the journaled tag engine', async () => {
     const action = path.join(dir, 'tidy');
     await plugin(['new', 'batch-action', action], io());
     const media = path.join(dir, 'media');
-    await mkdir(path.join(media, 'Album'), { recursive: true });
+    await mkdir(path.join(media, 'Album', 'CD2'), { recursive: true });
     await makeAudio(path.join(media, 'Album', '01 Track.flac'), { seconds: 1, tags: { title: '  Hello   World ' } });
-    await writeFile(path.join(action, 'fixture.json'), JSON.stringify({ run: { paths: ['Album/01 Track.flac'], options: { dry_run: false } } }));
+    await makeAudio(path.join(media, 'Album', 'CD2', '02 Clean.mp3'), { seconds: 1, tags: { title: 'Clean' } });
+    await writeFile(path.join(media, 'Album', 'notes.txt'), 'not audio');
+    await writeFile(path.join(action, 'fixture.json'), JSON.stringify({ run: { paths: ['Album'], options: {} } }));
     const out = io();
-    expect(await plugin(['test', action, '--media', media], out)).toBe(0);
-    expect(out.text()).toContain('progress: 1/1 Album/01 Track.flac');
-    expect(out.text()).toContain('"message": "1 title cleaned"');
+    expect(await plugin(['test', action, '--media', media, '--json'], out)).toBe(0);
+    const report = JSON.parse(out.text()) as PluginTestReport;
+    const real = await realpath(media);
+    expect(report.result).toEqual({
+      items: [
+        { key: path.join(real, 'Album/01 Track.flac'), paths: [path.join(real, 'Album/01 Track.flac')], status: 'success',
+          changes: [{ path: path.join(real, 'Album/01 Track.flac'), kind: 'tags', field: 'title', before: '  Hello   World ', after: 'Hello World' }] },
+        { key: path.join(real, 'Album/CD2/02 Clean.mp3'), paths: [path.join(real, 'Album/CD2/02 Clean.mp3')], status: 'skip', reason: 'already clean' },
+      ],
+      counts: { success: 1, skip: 1, fail: 0, miss: 0 },
+    });
+    expect(report.progress.at(-1)).toEqual({ done: 2, total: 2, message: path.join(real, 'Album/CD2/02 Clean.mp3') });
     expect(out.errors()).toBe(`note: tidy may change tags under ${media}; those changes are real, and this run's journal (what could undo them) is discarded\n`);
     expect((await probeTags(path.join(media, 'Album', '01 Track.flac'))).title).toBe('Hello World');
+  }, 30_000);
+
+  it('a batch action\'s dry run writes nothing, and one export can be called as is', async () => {
+    const action = path.join(dir, 'tidy');
+    const media = path.join(dir, 'media');
+    await makeAudio(path.join(media, 'Album', '03 Dry.mp3'), { seconds: 1, tags: { title: 'Dry  Run' } });
+    await writeFile(path.join(action, 'fixture.json'), JSON.stringify({
+      run: { paths: ['Album/03 Dry.mp3'], options: {}, dry_run: true },
+      runItem: { item: { key: 'x', paths: ['Album/03 Dry.mp3'] }, options: {}, dryRun: true, taskId: 't' },
+    }));
+    const dry = await runPluginTest(action, { media });
+    expect(dry.result).toMatchObject({ items: [{ status: 'success', changes: [{ before: 'Dry  Run', after: 'Dry Run' }] }], counts: { success: 1 } });
+    const one = await runPluginTest(action, { media, exportName: 'runItem' });
+    expect(one.result).toMatchObject({ status: 'success', changes: [{ field: 'title', after: 'Dry Run' }] });
+    expect((await probeTags(path.join(media, 'Album', '03 Dry.mp3'))).title).toBe('Dry  Run');
   }, 30_000);
 });
 

@@ -50,7 +50,7 @@ describe('define helpers', () => {
     const songs = await source.search({ title: 'Yesterday', artist: '', album: '', limit: 1 }, caps);
     expect(songs.map((s) => [s.name, s.album])).toEqual([['Yesterday', 'JP']]);
 
-    const action = { async run() { return { items: [] }; } };
+    const action = { async runItem() { return { status: 'skip' as const, reason: 'nothing to do' }; } };
     expect(defineBatchAction(action)).toBe(action);
   });
 });

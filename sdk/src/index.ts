@@ -17,5 +17,5 @@ export type {
 } from './capabilities.ts';
 export type { ArtistInfo, SearchOptions, SearchResultSong, TagSource } from './tag-source.ts';
 export { defineTagSource } from './tag-source.ts';
-export type { BatchAction, BatchActionItem, BatchActionOptions, BatchActionResult } from './batch-action.ts';
+export type { BatchAction, BatchChange, BatchItem, BatchItemResult, BatchPlanInput, BatchRunItemInput } from './batch-action.ts';
 export { defineBatchAction } from './batch-action.ts';

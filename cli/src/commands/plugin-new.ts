@@ -109,7 +109,7 @@ const TAG_SOURCE_FIXTURE = {
 };
 
 const BATCH_ACTION_FIXTURE = {
-  run: { paths: ['Album/01 Track.flac'], options: { dry_run: true } },
+  run: { paths: ['Album/01 Track.flac'], options: {}, dry_run: true },
 };
 
 const TAG_SOURCE_CODE = `/**
@@ -181,34 +181,24 @@ export default defineTagSource<Grants>({
 `;
 
 const BATCH_ACTION_CODE = `/**
- * A batch action: for each selected file, read its title, remove the spaces around it and the doubled ones
- * inside, and write it back through the host's journaled tag engine (undoable like an edit in the editor).
- * With \`dry_run\` nothing is written. A file that fails is reported in \`items\`; the run goes on.
+ * A batch action: Tagsonic runs \`runItem\` once per selected audio file (folders are expanded for you), as
+ * one task on its workers. This one reads the file's title, removes the spaces around it and the doubled ones
+ * inside, and writes it back through the host's journaled tag engine (the task's report can undo it). In a dry
+ * run nothing is written: the item says what would change.
  */
-import { defineBatchAction, type BatchActionItem, type Manifest } from '@tagsonic/sdk';
+import { defineBatchAction, type Manifest } from '@tagsonic/sdk';
 
 /** manifest.json's grants, so \`caps\` is typed by them: tags with write access. */
 type Grants = Manifest & { permissions: { tags: { access: 'write'; reason: string } } };
 
 export default defineBatchAction<Grants>({
-  async run({ paths, options }, caps) {
-    const items: BatchActionItem[] = [];
-    for (const [i, path] of paths.entries()) {
-      try {
-        const { title } = await caps.tags.read({ path });
-        const cleaned = title?.replace(/\\s+/g, ' ').trim() ?? null;
-        if (!title || cleaned === title) items.push({ path, status: 'skip', reason: title ? 'already clean' : 'no title' });
-        else {
-          if (options.dry_run !== true) await caps.tags.write({ path, tags: { title: cleaned } });
-          items.push({ path, status: 'success', reason: \`"\${title}" → "\${cleaned}"\` });
-        }
-      } catch (error) {
-        items.push({ path, status: 'fail', reason: (error as Error).message });
-      }
-      caps.progress({ done: i + 1, total: paths.length, message: path });
-    }
-    const changed = items.filter((item) => item.status === 'success').length;
-    return { items, message: \`\${changed} title\${changed === 1 ? '' : 's'} \${options.dry_run === true ? 'would change' : 'cleaned'}\` };
+  async runItem({ item, dryRun }, caps) {
+    const path = item.paths[0]!;
+    const { title } = await caps.tags.read({ path });
+    const cleaned = title?.replace(/\\s+/g, ' ').trim() ?? null;
+    if (!title || cleaned === title) return { status: 'skip', reason: title ? 'already clean' : 'no title' };
+    if (!dryRun) await caps.tags.write({ path, tags: { title: cleaned } });
+    return { status: 'success', changes: [{ path, kind: 'tags', field: 'title', before: title, after: cleaned }] };
   },
 });
 `;
@@ -219,7 +209,7 @@ function readme(kind: PluginKind, manifest: Manifest): string {
   const test = kind === 'tag-source'
     ? `tagsonic plugin test ${id} --export search      # runs fixture.json's "search" against api.example.com
 ${variable}=http://127.0.0.1:8080 tagsonic plugin test ${id}   # the same against a local copy of the API`
-    : `tagsonic plugin test ${id} --export run --media /path/to/music   # fixture.json's "run", paths inside that folder (dry run)`;
+    : `tagsonic plugin test ${id} --media /path/to/music   # fixture.json's "run": its paths as a task (dry run), inside that folder`;
   return `# ${manifest.name}
 
 A Tagsonic ${kind} plugin. \`manifest.json\` says what it is and what it may do (each grant with the reason the

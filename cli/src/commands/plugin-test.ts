@@ -10,6 +10,11 @@
  * optionally `settings` (`{ "base_url"?, "config"? }`, what the administrator would set on /mod). Files and
  * tags are confined to `--media` (default: the current folder); tag writes go through the real journaled tag
  * engine on a scratch store, so they are real writes to those files.
+ *
+ * A batch action's default export name, `run`, is not a plugin export but the task a worker would run:
+ * `"run": { "paths": [...], "options": {...}, "dry_run"?: true }` → the plugin's `plan` (or the host's default
+ * expansion: one item per audio file, folders walked) → `runItem` for each item, one after another, with a
+ * failing item reported and the next one run. `--export plan` or `--export runItem` call one export as is.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
@@ -20,14 +25,16 @@ import { parseArgs } from 'node:util';
 import { MediaRoots } from '@tagsonic/core/media';
 import { openEmbeddedStore } from '@tagsonic/core/store';
 import { createTagJournal } from '@tagsonic/core/tags';
+import { expandSelection } from '@tagsonic/core/tasks';
 import { loadPlugin, type LoadedPlugin, type PluginLogEntry } from '@tagsonic/workers/plugin-runtime';
 import { CliError } from '../cli-error.ts';
 import { bundlePlugin, readPluginSource } from './plugin-bundle.ts';
 import type { Io } from './plugin-io.ts';
 
 export const TEST_USAGE = `usage: tagsonic plugin test DIR [--fixture FILE] [--export NAME] [--media DIR] [--json]
-  runs export NAME (default: search for a tag source, run for a batch action) with FILE's options
-  (default DIR/fixture.json); --media confines files and tags (default: the current folder)`;
+  runs export NAME (default: search for a tag source; for a batch action, run: plan then runItem per item,
+  as a task would) with FILE's options (default DIR/fixture.json); --media confines files and tags
+  (default: the current folder)`;
 
 /** One HTTP exchange the plugin made (each redirect hop is its own). */
 export interface HttpCall {
@@ -99,7 +106,9 @@ export async function runPluginTest(dir: string, options: { fixture?: string; ex
       host,
     });
     try {
-      const result = await plugin.invoke(exportName, fixture[exportName]);
+      const result = source.manifest.kind === 'batch-action' && exportName === 'run'
+        ? await runBatch(plugin, host, fixture.run, (p) => void progress.push(p))
+        : await plugin.invoke(exportName, fixture[exportName]);
       return { source: source.manifest.id, ok: true, result, http: http.calls, logs: plugin.logs(), progress, writes };
     } catch (error) {
       const e = error as { code?: unknown; message?: unknown };
@@ -111,6 +120,56 @@ export async function runPluginTest(dir: string, options: { fixture?: string; ex
     await store.close();
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** One item's outcome in a batch action's `run`: the item and what `runItem` returned (or the error it threw). */
+export interface BatchRunItem {
+  key: string;
+  paths: string[];
+  status: string;
+  reason?: string;
+  changes?: unknown;
+  report?: unknown;
+}
+
+/**
+ * A batch action run as a task would run it, in this process: the items from the plugin's `plan`, or from the
+ * host's default expansion when it has none, then `runItem` for each (a throw is that item's `fail`).
+ */
+async function runBatch(
+  plugin: LoadedPlugin,
+  host: { roots: MediaRoots },
+  run: unknown,
+  progress: (p: { done: number; total: number; message?: string }) => void,
+): Promise<{ items: BatchRunItem[]; counts: Record<'success' | 'skip' | 'fail' | 'miss', number> }> {
+  const input = (typeof run === 'object' && run !== null && !Array.isArray(run) ? run : {}) as { paths?: unknown; options?: unknown; dry_run?: unknown };
+  if (!Array.isArray(input.paths) || !input.paths.every((p) => typeof p === 'string')) {
+    throw new CliError('the fixture\'s "run" needs "paths": a list of files or folders inside --media, e.g. { "run": { "paths": ["Album"], "options": {}, "dry_run": true } }');
+  }
+  const paths = input.paths as string[];
+  const options = (typeof input.options === 'object' && input.options !== null ? input.options : {}) as Record<string, unknown>;
+  const dryRun = input.dry_run === true;
+  let items: Array<{ key: string; paths: string[]; data?: unknown }>;
+  try {
+    items = ((await plugin.invoke('plan', { paths, options })) as { items: typeof items }).items;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'TAGSONIC_ERR_PLUGIN_NO_EXPORT') throw error;
+    items = await expandSelection(host.roots, paths);
+  }
+  const results: BatchRunItem[] = [];
+  const counts = { success: 0, skip: 0, fail: 0, miss: 0 };
+  for (const [i, item] of items.entries()) {
+    let outcome: Omit<BatchRunItem, 'key' | 'paths'>;
+    try {
+      outcome = (await plugin.invoke('runItem', { item, options, dryRun, taskId: 'plugin-test' })) as unknown as typeof outcome;
+    } catch (error) {
+      outcome = { status: 'fail', reason: String((error as Error).message ?? error) };
+    }
+    if (outcome.status in counts) counts[outcome.status as keyof typeof counts]++;
+    results.push({ key: item.key, paths: item.paths, ...outcome });
+    progress({ done: i + 1, total: items.length, message: item.key });
+  }
+  return { items: results, counts };
 }
 
 async function readFixture(file: string): Promise<Record<string, unknown>> {

@@ -2,3 +2,4 @@ export * from './subjects.ts';
 export * from './tasks.ts';
 export * from './leases.ts';
 export * from './settle.ts';
+export * from './expand.ts';
