@@ -90,7 +90,7 @@ describe('which capabilities a plugin gets', () => {
       log: { debug: 'function', error: 'function', info: 'function', warn: 'function' },
       match: { rank: 'function' },
       progress: 'function',
-      text: { convert: 'function' },
+      text: { convert: 'function', decode: 'function', match: 'function', replace: 'function' },
     });
   });
 
@@ -216,6 +216,35 @@ describe('text, kv, progress, match, sources', () => {
     expect(await plugin.call('text.convert', { text: '張學友 吻別', direction: 't2s' })).toEqual({ value: '张学友 吻别' });
     expect(await plugin.call('text.convert', { text: '张学友', direction: 's2t' })).toEqual({ value: '張學友' });
     expect(await plugin.call('text.convert', { text: 'x', direction: 'x2y' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+  });
+
+  it('decodes legacy encodings; fatal gives null for bytes not valid in the encoding', async () => {
+    const plugin = load({});
+    const bytes = (hex: string) => new Uint8Array(Buffer.from(hex, 'hex'));
+    expect(await plugin.call('text.decode', { bytes: bytes('d5c5d1a7d3d1'), encoding: 'gbk' })).toEqual({ value: '张学友' });
+    expect(await plugin.call('text.decode', { bytes: bytes('b169bec7a4cd'), encoding: 'big5' })).toEqual({ value: '張學友' });
+    expect(await plugin.call('text.decode', { bytes: bytes('82a082a2'), encoding: 'shift_jis' })).toEqual({ value: 'あい' });
+    expect(await plugin.call('text.decode', { bytes: bytes('e9'), encoding: 'utf-8', fatal: true })).toEqual({ value: null });
+    expect(await plugin.call('text.decode', { bytes: bytes('e9'), encoding: 'utf-8' })).toEqual({ value: '\ufffd' });
+    expect(await plugin.call('text.decode', { bytes: bytes('00'), encoding: 'x-mac-klingon' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+    expect(await plugin.call('text.decode', { bytes: 'd5c5', encoding: 'gbk' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+  });
+
+  it('replaces and matches with linear-time regular expressions (RE2), refusing what RE2 cannot run', async () => {
+    const plugin = load({});
+    expect(await plugin.call('text.replace', { text: 'a.b.c', rules: [{ before: '.', after: '-' }] })).toEqual({ value: { text: 'a-b-c', count: 2 } });
+    expect(await plugin.call('text.replace', { text: 'A  -  B', rules: [{ before: '\\s+', after: ' ' }, { before: '(\\w) - (?<b>\\w)', after: '$<b>/$1' }], mode: 'regex' }))
+      .toEqual({ value: { text: 'B/A', count: 3 } });
+    const started = Date.now();
+    expect(await plugin.call('text.replace', { text: `${'a'.repeat(50_000)}b`, rules: [{ before: '(a|aa)+$', after: '' }], mode: 'regex' })).toEqual({ value: { text: `${'a'.repeat(50_000)}b`, count: 0 } });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await plugin.call('text.replace', { text: 'ab', rules: [{ before: 'a(?=b)', after: '' }], mode: 'regex' }))
+      .toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID', message: expect.stringContaining('look-arounds') });
+    expect(await plugin.call('text.replace', { text: 'x'.repeat(100_001), rules: [{ before: 'x', after: 'y' }] })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_LIMIT' });
+    expect(await plugin.call('text.match', { text: '周杰伦 - 晴天', patterns: ['^(?<title>\\d+)$', '(?<artist>.+?) - (?<title>.+)'] }))
+      .toEqual({ value: { index: 1, groups: { artist: '周杰伦', title: '晴天' }, numbered: ['周杰伦', '晴天'] } });
+    expect(await plugin.call('text.match', { text: 'x', patterns: ['y'] })).toEqual({ value: null });
+    expect(await plugin.call('text.match', { text: 'x', patterns: ['x', '(?<!a)b'] })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
   });
 
   it('keeps kv per plugin, with size caps', async () => {

@@ -9,6 +9,7 @@ import type { SearchOptions } from '@tagsonic/sdk';
 import type { HostFunction } from '../../plugin-host/index.ts';
 import type { PluginHostServices } from '../host-services.ts';
 import { denied, failed, invalidArgument, limit, optionalNumber, optionsOf, stringField } from './args.ts';
+import { textToolsCapability } from './text-tools.ts';
 
 // ---------------------------------------------------------------- text
 
@@ -25,8 +26,10 @@ type Direction = keyof typeof DIRECTIONS;
 /** Built on first use (each loads its dictionaries, a few ms) and shared by every plugin. */
 const converters = new Map<Direction, (text: string) => string>();
 
+/** `text.convert` here; `text.decode/replace/match` in ./text-tools.ts. */
 export function textCapability(): Record<string, HostFunction> {
   return {
+    ...textToolsCapability(),
     convert: async (args) => {
       const options = optionsOf(args, 'text.convert');
       const text = options.text;
