@@ -1,0 +1,163 @@
+/**
+ * 整理文件 (tidyFolder): moves tracks into `root_path/<level 1>/<level 2>/…/<name>`, the levels taken from the tags
+ * (dir_list over the spec's dimensions, a custom level from a `${var}` template), each a sanitised name, so no
+ * tag value can leave the root or name a reserved file. An existing file is never overwritten: the track takes
+ * the first free `name (n).ext`. Its same-name `.lrc` goes with it, and the folder's cover picture is copied to
+ * each folder its tracks went to — moved to the last one when no audio is left behind it.
+ *
+ * One item per source folder (not per file), so the cover's copy-or-move is decided by the one item that moves
+ * the folder's tracks. The moves go through `caps.files.move`, which the host binds to the task. A dry run
+ * lists every move it would make, with the names collisions would give.
+ */
+import { defineBatchAction, type BatchChange, type CapabilitiesFor, type BatchItem, type FileEntry, type JsonValue, type Manifest } from '@tagsonic/sdk';
+import { baseOf, dirOf, extOf, joinPath, numbered, sanitizeName, stemOf } from './names.ts';
+import { parseOptions, type TidyOptions } from './options.ts';
+import { levelValue, renderTemplate, variablesOf } from './template.ts';
+
+type Grants = Manifest & { permissions: { tags: { access: 'read'; reason: string }; files: { access: 'write'; reason: string } } };
+
+/** core/files/icons.ts AUDIO_EXTENSIONS. */
+const AUDIO = /\.(mp3|flac|m4a|m4b|mp4a|aac|alac|ogg|oga|opus|spx|wav|aif|aiff|aifc|ape|wv|wma|asf|mpc|tta|dsf|dff)$/i;
+/** core/files/side-files.ts FOLDER_COVER_NAMES. */
+const COVER_NAMES = ['cover.jpg', 'cover.jpeg', 'cover.png', 'cover.webp', 'folder.jpg', 'folder.jpeg', 'folder.png', 'front.jpg', 'front.png'];
+const MAX_FILES = 200_000;
+/** `name (2)` … `name (999)`: beyond that something is wrong with the library, and the track is left alone. */
+const MAX_SUFFIX = 999;
+
+type Caps = CapabilitiesFor<Grants>;
+
+export default defineBatchAction<Grants>({
+  async plan({ paths, options }, caps) {
+    parseOptions(options);
+    const byFolder = new Map<string, string[]>();
+    let count = 0;
+    const add = (file: string) => {
+      if (++count > MAX_FILES) return;
+      const folder = dirOf(file);
+      const list = byFolder.get(folder) ?? [];
+      if (!list.includes(file)) list.push(file);
+      byFolder.set(folder, list);
+    };
+    const walk = async (entry: FileEntry): Promise<void> => {
+      if (entry.type === 'file') return void (AUDIO.test(entry.name) ? add(entry.path) : undefined);
+      const { entries } = await caps.files.list({ path: entry.path });
+      for (const child of entries) await walk(child);
+    };
+    for (const path of paths) {
+      const entry = await caps.files.stat({ path });
+      if (entry) await walk(entry);
+    }
+    const items: BatchItem[] = [...byFolder.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([folder, files]) => ({ key: folder, paths: files.sort() }));
+    return { items };
+  },
+
+  async runItem({ item, options, dryRun }, caps) {
+    const tidy = parseOptions(options);
+    const changes: BatchChange[] = [];
+    const failures: string[] = [];
+    /** Targets chosen by this item, so a dry run numbers two tracks bound for one name as the real run would. */
+    const taken = new Set<string>();
+    const targetFolders: string[] = [];
+    let moved = 0;
+    let inPlace = 0;
+
+    for (const path of item.paths) {
+      try {
+        const tags = await caps.tags.read({ path });
+        const wanted = targetOf(path, tags, tidy);
+        if (wanted === path) {
+          inPlace++;
+          continue;
+        }
+        const lrc = await caps.files.stat({ path: joinPath(dirOf(path), `${stemOf(path)}.lrc`) });
+        const target = await freeTarget(caps, wanted, taken, lrc !== null);
+        if (!target) {
+          failures.push(`${baseOf(path)}: ${baseOf(wanted)} and its numbered names up to (${MAX_SUFFIX}) are taken`);
+          continue;
+        }
+        if (!dryRun) await caps.files.move({ from: path, to: target });
+        changes.push({ path, kind: 'move', before: path, after: target });
+        if (lrc) {
+          const lrcTarget = joinPath(dirOf(target), `${stemOf(target)}.lrc`);
+          if (!dryRun) await caps.files.move({ from: lrc.path, to: lrcTarget });
+          changes.push({ path: lrc.path, kind: 'move', before: lrc.path, after: lrcTarget });
+        }
+        if (!targetFolders.includes(dirOf(target))) targetFolders.push(dirOf(target));
+        moved++;
+      } catch (error) {
+        failures.push(`${baseOf(path)}: ${(error as Error).message}`);
+      }
+    }
+
+    if (targetFolders.length > 0) {
+      try {
+        changes.push(...(await carryCovers(caps, item, targetFolders, moved, dryRun)));
+      } catch (error) {
+        failures.push(`cover: ${(error as Error).message}`);
+      }
+    }
+
+    const report: JsonValue = { folder: item.key, moved, in_place: inPlace, failed: failures.length };
+    if (failures.length > 0) return { status: 'fail', reason: failures.join('; '), changes, report };
+    if (moved === 0) return { status: 'skip', reason: 'already tidy: every track is where the levels put it', report };
+    return { status: 'success', changes, report };
+  },
+});
+
+/** root/levels…/name for one track; each level and the name are one sanitised segment. */
+function targetOf(path: string, tags: Parameters<typeof levelValue>[2], tidy: TidyOptions): string {
+  const folders = tidy.levels.map((level) => sanitizeName(levelValue(level, path, tags)));
+  const ext = extOf(path);
+  let name = baseOf(path);
+  if (tidy.fileName) {
+    const rendered = renderTemplate(tidy.fileName, variablesOf(path, tags)).trim();
+    if (rendered) name = sanitizeName(`${rendered}${ext}`);
+  }
+  return joinPath(tidy.root, ...folders, name);
+}
+
+/**
+ * The first of `wanted`, `stem (2).ext`, … that is free on disk and not chosen by this item already — and, when
+ * the track has lyrics, whose `.lrc` is free too, so the pair keeps one stem. The host's move refuses an
+ * existing target anyway (never overwrites); this picks the name it will accept.
+ */
+async function freeTarget(caps: Caps, wanted: string, taken: Set<string>, withLyrics: boolean): Promise<string | null> {
+  const folder = dirOf(wanted);
+  for (let n = 1; n <= MAX_SUFFIX; n++) {
+    const candidate = n === 1 ? wanted : joinPath(folder, numbered(baseOf(wanted), n));
+    if (taken.has(candidate)) continue;
+    if (await caps.files.stat({ path: candidate })) continue;
+    const lrc = joinPath(folder, `${stemOf(candidate)}.lrc`);
+    if (withLyrics && (taken.has(lrc) || (await caps.files.stat({ path: lrc })))) continue;
+    taken.add(candidate);
+    if (withLyrics) taken.add(lrc);
+    return candidate;
+  }
+  return null;
+}
+
+/**
+ * The source folder's cover pictures follow its tracks: copied into each target folder that has none of that
+ * name, and moved (not copied) into the last one when every audio file of the folder left with this item.
+ */
+async function carryCovers(caps: Caps, item: BatchItem, targets: string[], moved: number, dryRun: boolean): Promise<BatchChange[]> {
+  const source = item.key;
+  const { entries } = await caps.files.list({ path: source });
+  const covers = entries.filter((e) => e.type === 'file' && COVER_NAMES.includes(e.name.toLowerCase()));
+  if (covers.length === 0) return [];
+  const audioLeft = entries.filter((e) => e.type === 'file' && AUDIO.test(e.name)).length - (dryRun ? moved : 0);
+  const changes: BatchChange[] = [];
+  for (const cover of covers) {
+    const destinations = targets.filter((folder) => folder !== source);
+    for (const [i, folder] of destinations.entries()) {
+      const to = joinPath(folder, cover.name);
+      if (await caps.files.stat({ path: to })) continue;
+      const move = audioLeft <= 0 && i === destinations.length - 1;
+      if (!dryRun) await (move ? caps.files.move({ from: cover.path, to }) : caps.files.copy({ from: cover.path, to }));
+      changes.push({ path: cover.path, kind: move ? 'move' : 'copy', before: cover.path, after: to });
+    }
+  }
+  return changes;
+}

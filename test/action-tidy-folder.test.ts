@@ -1,0 +1,148 @@
+/**
+ * plugins/tidy-folder (整理文件) through loadPlugin on real files: items per source folder, tracks moved to
+ * root/levels…/name with their .lrc and the folder's cover, hostile tag values (`../../x`, `/abs`, `CON`, `a:b`,
+ * 300-byte and NUL-containing names) kept inside the root as safe names, a collision never overwriting (the track
+ * takes `name (2)`), a dry run that touches nothing and lists exactly the moves the real run makes. Checked by file
+ * listing, file bytes and ffprobe (an independent reader).
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeAudio, probeTags } from './support/audio.ts';
+import { listFiles, openFileActionHost, type FileActionHost } from './support/file-actions.ts';
+import { numbered, sanitizeName, utf8Length } from '../plugins/tidy-folder/src/names.ts';
+import { levelValue } from '../plugins/tidy-folder/src/template.ts';
+
+let host: FileActionHost;
+const at = (...parts: string[]) => path.join(host.media, ...parts);
+const LONG = 'é'.repeat(150); // 300 bytes of UTF-8
+
+beforeAll(async () => {
+  host = await openFileActionHost();
+  await mkdir(at('Incoming', 'A'), { recursive: true });
+  await mkdir(at('Incoming', 'B'), { recursive: true });
+  await mkdir(at('Library', 'Tester', 'Alpha'), { recursive: true });
+  await makeAudio(at('Incoming', 'A', '01.flac'), { tags: { title: 'Tone', artist: 'Tester', album: 'Alpha', track: '1' } });
+  await writeFile(at('Incoming', 'A', '01.lrc'), '[00:00.00]Tone');
+  await writeFile(at('Incoming', 'A', 'cover.jpg'), 'jpeg bytes');
+  await makeAudio(at('Incoming', 'A', 'hostile.mp3'), { tags: { title: 'CON', artist: '../../x', album: '/abs' } });
+  await makeAudio(at('Incoming', 'B', 'colon.flac'), { tags: { title: 'a:b', artist: 'a:b', album: LONG } });
+  await writeFile(at('Incoming', 'B', 'notes.txt'), 'not audio');
+  // Already in the library under the name the first track wants: must survive byte for byte.
+  await makeAudio(at('Library', 'Tester', 'Alpha', '01.flac'), { freq: 660, tags: { title: 'Other', artist: 'Tester', album: 'Alpha' } });
+}, 60_000);
+
+afterAll(async () => host?.close());
+
+describe('tidy-folder names', () => {
+  it('hostile values become one safe segment', () => {
+    expect(sanitizeName('../../x')).toBe('.._.._x');
+    expect(sanitizeName('..')).toBe('_');
+    expect(sanitizeName('/abs')).toBe('_abs');
+    expect(sanitizeName('CON')).toBe('_CON');
+    expect(sanitizeName('con.flac')).toBe('_con.flac');
+    expect(sanitizeName('a:b')).toBe('a_b');
+    expect(sanitizeName('nul\u0000byte')).toBe('nul_byte');
+    expect(sanitizeName('')).toBe('_');
+    expect(utf8Length(sanitizeName(LONG))).toBe(254);
+    expect(utf8Length(sanitizeName(`${'字'.repeat(100)}.flac`))).toBeLessThanOrEqual(255);
+    expect(sanitizeName(`${'字'.repeat(100)}.flac`).endsWith('.flac')).toBe(true);
+    expect(numbered('01.flac', 2)).toBe('01 (2).flac');
+  });
+
+  it('levels: the spec dimensions, fallbacks for missing tags, custom templates', () => {
+    const tags = { title: null, artist: '周杰伦/Lara', album: null, albumartist: null, album_type: null, genre: 'Pop', language: null,
+      tracknumber: 3, discnumber: null, comment: null, year: '2003', composer: null, lyricist: null, lyrics: null };
+    expect(levelValue({ value: 'artist' }, '/m/x/03.flac', tags)).toBe('周杰伦/Lara');
+    expect(levelValue({ value: 'album' }, '/m/x/03.flac', tags)).toBe('未知专辑');
+    expect(levelValue({ value: 'title' }, '/m/x/03.flac', tags)).toBe('未知歌曲');
+    expect(levelValue({ value: 'language' }, '/m/x/03.flac', tags)).toBe('未知');
+    expect(levelValue({ value: 'track_number' }, '/m/x/03.flac', tags)).toBe('3');
+    expect(levelValue({ value: 'custom', value2: '${year} - ${first_artist} (${parent_path})' }, '/m/x/03.flac', tags)).toBe('2003 - 周杰伦 (x)');
+    expect(levelValue({ value: 'custom', value2: '${first_artist_letter}' }, '/m/x/03.flac', tags)).toBe('Z');
+  });
+});
+
+describe('tidy-folder', () => {
+  const options = { root_path: '', dir_list: [{ value: 'artist' }, { value: 'album' }], file_name: '' };
+
+  it('refuses a bad dialog when the task is planned', async () => {
+    const action = await host.action('tidy-folder');
+    await expect(action.plan([at('Incoming')], { dir_list: [] })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID', message: expect.stringContaining('root_path') });
+    await expect(action.plan([at('Incoming')], { root_path: at('Library'), dir_list: [{ value: 'custom', value2: '${nope}' }] }))
+      .rejects.toMatchObject({ message: expect.stringContaining('unknown variable ${nope}') });
+    await expect(action.plan([at('Incoming')], { root_path: at('Library'), dir_list: [{ value: 'mood' }] }))
+      .rejects.toMatchObject({ message: expect.stringContaining('dir_list[0].value must be one of title, artist') });
+  });
+
+  it('dry run lists before → after and touches nothing; the real run makes exactly those moves, inside the root, never overwriting', async () => {
+    const action = await host.action('tidy-folder');
+    const opts = { ...options, root_path: at('Library') };
+    const before = await listFiles(host.media);
+    const existing = await readFile(at('Library', 'Tester', 'Alpha', '01.flac'));
+    const plan = await action.plan([at('Incoming')], opts);
+    expect(plan.items).toEqual([
+      { key: at('Incoming', 'A'), paths: [at('Incoming', 'A', '01.flac'), at('Incoming', 'A', 'hostile.mp3')] },
+      { key: at('Incoming', 'B'), paths: [at('Incoming', 'B', 'colon.flac')] },
+    ]);
+
+    const dry = await action.runAll([at('Incoming')], opts, true);
+    expect(await listFiles(host.media)).toEqual(before);
+    const longAlbum = sanitizeName(LONG);
+    expect(dry.map((r) => r.result)).toEqual([
+      {
+        status: 'success',
+        report: { folder: at('Incoming', 'A'), moved: 2, in_place: 0, failed: 0 },
+        changes: [
+          { path: at('Incoming', 'A', '01.flac'), kind: 'move', before: at('Incoming', 'A', '01.flac'), after: at('Library', 'Tester', 'Alpha', '01 (2).flac') },
+          { path: at('Incoming', 'A', '01.lrc'), kind: 'move', before: at('Incoming', 'A', '01.lrc'), after: at('Library', 'Tester', 'Alpha', '01 (2).lrc') },
+          { path: at('Incoming', 'A', 'hostile.mp3'), kind: 'move', before: at('Incoming', 'A', 'hostile.mp3'), after: at('Library', '.._.._x', '_abs', 'hostile.mp3') },
+          { path: at('Incoming', 'A', 'cover.jpg'), kind: 'copy', before: at('Incoming', 'A', 'cover.jpg'), after: at('Library', 'Tester', 'Alpha', 'cover.jpg') },
+          { path: at('Incoming', 'A', 'cover.jpg'), kind: 'move', before: at('Incoming', 'A', 'cover.jpg'), after: at('Library', '.._.._x', '_abs', 'cover.jpg') },
+        ],
+      },
+      {
+        status: 'success',
+        report: { folder: at('Incoming', 'B'), moved: 1, in_place: 0, failed: 0 },
+        changes: [{ path: at('Incoming', 'B', 'colon.flac'), kind: 'move', before: at('Incoming', 'B', 'colon.flac'), after: at('Library', 'a_b', longAlbum, 'colon.flac') }],
+      },
+    ]);
+
+    const real = await action.runAll([at('Incoming')], opts);
+    expect(real.map((r) => r.result)).toEqual(dry.map((r) => r.result));
+    expect(await listFiles(host.media)).toEqual([
+      'Incoming/B/notes.txt',
+      'Library/.._.._x/_abs/cover.jpg',
+      'Library/.._.._x/_abs/hostile.mp3',
+      'Library/Tester/Alpha/01 (2).flac',
+      'Library/Tester/Alpha/01 (2).lrc',
+      'Library/Tester/Alpha/01.flac',
+      'Library/Tester/Alpha/cover.jpg',
+      `Library/a_b/${longAlbum}/colon.flac`,
+    ]);
+    expect((await readFile(at('Library', 'Tester', 'Alpha', '01.flac'))).equals(existing)).toBe(true);
+    expect(await readFile(at('Library', 'Tester', 'Alpha', '01 (2).lrc'), 'utf8')).toBe('[00:00.00]Tone');
+    expect(await probeTags(at('Library', 'Tester', 'Alpha', '01 (2).flac'))).toMatchObject({ title: 'Tone', artist: 'Tester' });
+    expect(await probeTags(at('Library', '.._.._x', '_abs', 'hostile.mp3'))).toMatchObject({ artist: '../../x', album: '/abs' });
+
+    // Tidy again: nothing moves.
+    const again = await action.runAll([at('Library')], opts);
+    expect(again.map((r) => r.result.status)).toEqual(['skip', 'skip', 'skip']);
+  });
+
+  it('file_name templates are sanitised too (CON, a:b) and a root outside the media folder is refused per item, files left alone', async () => {
+    const action = await host.action('tidy-folder');
+    const opts = { root_path: at('Library'), dir_list: [{ value: 'custom', value2: 'By title' }], file_name: '${title}' };
+    const result = await action.runAll([at('Library', '.._.._x'), at('Library', 'a_b')], opts);
+    expect(result.flatMap((r) => r.result.changes ?? []).filter((c) => !c.path.endsWith('.jpg')).map((c) => c.after)).toEqual([
+      at('Library', 'By title', '_CON.mp3'),
+      at('Library', 'By title', 'a_b.flac'),
+    ]);
+    expect(await probeTags(at('Library', 'By title', '_CON.mp3'))).toMatchObject({ title: 'CON' });
+
+    const outside = await action.runAll([at('Library', 'By title')], { root_path: path.join(host.dir, 'elsewhere'), dir_list: [{ value: 'artist' }] });
+    expect(outside[0]!.result).toMatchObject({ status: 'fail', reason: expect.stringContaining('_CON.mp3:') });
+    expect(outside[0]!.result.reason).toMatch(/outside|media/i);
+    expect(await listFiles(at('Library', 'By title'))).toEqual(['_CON.mp3', 'a_b.flac', 'cover.jpg']);
+  });
+});
