@@ -3,6 +3,8 @@ import { Redirect, Route, Switch } from 'wouter';
 import { Button } from '../components/ui/button.tsx';
 import { NonIdealState } from '../components/ui/display.tsx';
 import { AdminPage } from '../features/admin/components/admin-page.tsx';
+import { LogDetailPage } from '../features/logs/components/log-detail-page.tsx';
+import { LogPage } from '../features/logs/components/log-page.tsx';
 import { PluginsPage } from '../features/plugins/components/plugins-page.tsx';
 import { ComingLater } from '../features/shell/components/coming-later.tsx';
 import { useT } from '../lib/i18n.ts';
@@ -12,8 +14,6 @@ import { HomePage } from './home-page.tsx';
 /** Pages of the spec's route table that later versions build; V2-only ones say so to V1 (§2, §6). */
 const LATER: { path: string; title: string; v2?: boolean }[] = [
   { path: '/index', title: '首页', v2: true },
-  { path: '/log', title: '操作记录' },
-  { path: '/log_detail/:id/', title: '任务报告' },
   { path: '/system', title: '系统设置', v2: true },
   { path: '/progress', title: '刮削进度' },
   { path: '/record', title: '听歌记录' },
@@ -78,6 +78,10 @@ export function SignedInRoutes({ onOpenActivation }: { onOpenActivation: () => v
           <PluginsPage kind="batch-action" />
         </V2Only>
       </Route>
+      <Route path="/log">
+        <LogPage />
+      </Route>
+      <Route path="/log_detail/:id/">{(params) => <LogDetailPage key={params.id} id={params.id} />}</Route>
       <Route path="/library">
         <Redirect to="/albums/recently-added/" replace />
       </Route>

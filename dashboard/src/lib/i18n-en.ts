@@ -1,5 +1,8 @@
 /** English texts, keyed by the Chinese wording they replace (see i18n.ts). */
+import { EN_LOGS } from './i18n-en-logs.ts';
+
 export const EN: Record<string, string> = {
+  ...EN_LOGS,
   // Shell and navigation
   首页: 'Home',
   操作台: 'Console',

@@ -1,0 +1,11 @@
+import { apiCall } from '../../../lib/api-client.ts';
+import { SECONDS } from '../../../lib/constants.ts';
+
+/** stopAuditLogDetailRun (spec doc 2 §7): stops one running item of a task (a report row's id). */
+export async function stopItem(id: string): Promise<void> {
+  await apiCall('/apimt/stop_audit_log_detail_run/', {
+    body: { id },
+    onError: { title: '停止失败！', timeout: SECONDS.five },
+    onSuccess: { title: '停止成功！', content: false, timeout: SECONDS.two },
+  });
+}

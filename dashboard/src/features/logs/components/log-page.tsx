@@ -1,0 +1,23 @@
+import { useState } from 'react';
+import { Tab, Tabs } from '../../../components/ui/display.tsx';
+import { useT } from '../../../lib/i18n.ts';
+import { OperationLog } from './operation-log.tsx';
+import { RuntimeLog } from './runtime-log.tsx';
+import './logs.css';
+
+/** /log (spec doc 2 §2 "Log page"): 操作日志 (the audit log) and 运行日志 (the processes' own logs). */
+export function LogPage() {
+  const t = useT();
+  const [tab, setTab] = useState<'operation' | 'runtime'>('operation');
+  return (
+    <div className="ts-logs" data-testid="log-page">
+      <div className="ts-page-head">
+        <h2>{t('操作记录')}</h2>
+      </div>
+      <Tabs id="ts-log-tabs" selectedTabId={tab} onChange={(id) => setTab(id === 'runtime' ? 'runtime' : 'operation')} large renderActiveTabPanelOnly>
+        <Tab id="operation" title={t('操作日志')} panel={<OperationLog />} />
+        <Tab id="runtime" title={t('运行日志')} panel={<RuntimeLog />} />
+      </Tabs>
+    </div>
+  );
+}
