@@ -1,0 +1,163 @@
+/**
+ * 重复检查 (checkDuplicate): duplicate tracks in the selection, in the report's three sections (doc 2
+ * "duplicate-check detail": file-hash, file-name and voiceprint duplicates, rows of name, file 1, file 2).
+ * Nothing is deleted here: deleting by rule or one by one is the report's own action.
+ *
+ * `plan` only lists (cheap, whatever the library's size) and makes the items:
+ * - `hash:<size>` — files of one size, the only ones that can be byte-identical (as jdupes does); `runItem`
+ *   hashes them with the host's streamed SHA-256 (`files.hash`) and reports the sets with one digest;
+ * - `name:<song>` — files whose names stand for one song (`songKey`: copy markers, track numbers and an
+ *   "Artist - " prefix set aside);
+ * - `acoustid` (with `is_acoustid`) — every file: fingerprinted with fpcalc and compared pairwise (files within
+ *   3 s of length, ≥ 85 % equal bits at the best alignment), so another format or bitrate of one recording is found.
+ * A dry run is the same check (it changes nothing either way).
+ */
+import { defineBatchAction, PluginError, type BatchItem, type BatchItemResult, type CapabilitiesFor, type FileEntry, type JsonValue, type Manifest } from '@tagsonic/sdk';
+import { decodeFingerprint, SAME_RECORDING, similarity } from './fingerprint.ts';
+import { groupBy, linkedGroups, rowsOf, songKey, stemOf, type Row, type Section } from './groups.ts';
+
+type Grants = Manifest & { permissions: { files: { access: 'read'; reason: string }; fingerprint: { reason: string } } };
+type Caps = CapabilitiesFor<Grants>;
+
+/** core/files/icons.ts AUDIO_EXTENSIONS. */
+const AUDIO = /\.(mp3|flac|m4a|m4b|mp4a|aac|alac|ogg|oga|opus|spx|wav|aif|aiff|aifc|ape|wv|wma|asf|mpc|tta|dsf|dff)$/i;
+const MAX_FILES = 200_000;
+/** Two files whose lengths differ by more than this are not one recording (fpcalc's durations, seconds). */
+const MAX_DURATION_GAP = 3;
+/** files.hash calls in flight: disk-bound, a few overlap the boundary crossings. */
+const HASH_CONCURRENCY = 4;
+/** fpcalc runs in flight: the host runs two tool processes per worker anyway. */
+const FINGERPRINT_CONCURRENCY = 2;
+
+export default defineBatchAction<Grants>({
+  async plan({ paths, options }, caps) {
+    const files: FileEntry[] = [];
+    const seen = new Set<string>();
+    const walk = async (entry: FileEntry): Promise<void> => {
+      if (files.length >= MAX_FILES) return;
+      if (entry.type === 'file') {
+        if (AUDIO.test(entry.name) && !seen.has(entry.path)) {
+          seen.add(entry.path);
+          files.push(entry);
+        }
+        return;
+      }
+      const { entries } = await caps.files.list({ path: entry.path });
+      for (const child of entries) await walk(child);
+    };
+    for (const path of paths) {
+      const entry = await caps.files.stat({ path });
+      if (entry) await walk(entry);
+    }
+    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+    const items: BatchItem[] = [];
+    for (const { key, members } of groupBy(files, (f) => (f.size > 0 ? String(f.size) : null))) {
+      items.push({ key: `hash:${key}`, paths: members.map((f) => f.path), data: { section: 'hash' } });
+    }
+    for (const { key, members } of groupBy(files, (f) => songKey(f.path))) {
+      items.push({ key: `name:${key}`, paths: members.map((f) => f.path), data: { section: 'name' } });
+    }
+    if (options.is_acoustid === true && files.length > 1) {
+      items.push({ key: 'acoustid', paths: files.map((f) => f.path), data: { section: 'acoustid' } });
+    }
+    return { items };
+  },
+
+  async runItem({ item }, caps): Promise<BatchItemResult> {
+    const data = item.data;
+    const section = (data && typeof data === 'object' && !Array.isArray(data) ? data.section : null) as Section | null;
+    if (section === 'hash') return byHash(caps, item.paths);
+    if (section === 'name') return byName(caps, item.paths);
+    if (section === 'acoustid') return byFingerprint(caps, item.paths);
+    throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', `item ${item.key} has no duplicate-check section`);
+  },
+});
+
+function found(section: Section, groups: Array<{ key: string; files: string[]; rows: Row[] }>, extra: Record<string, JsonValue> = {}): BatchItemResult {
+  const report: JsonValue = {
+    section,
+    rows: groups.flatMap((g) => g.rows) as unknown as JsonValue,
+    groups: groups.map((g) => ({ key: g.key, files: g.files })),
+    ...extra,
+  };
+  return { status: 'success', report };
+}
+
+async function byHash(caps: Caps, paths: string[]): Promise<BatchItemResult> {
+  const digests = await mapPool(paths, HASH_CONCURRENCY, async (path) => (await caps.files.hash({ path }).catch(missingIsNull))?.sha256 ?? null);
+  const groups = groupBy(paths.map((path, i) => ({ path, sha: digests[i]! })), (f) => f.sha)
+    .map(({ key, members }) => {
+      const files = members.map((m) => m.path).sort();
+      return { key, files, rows: rowsOf(files, stemOf(files[0]!)) };
+    });
+  if (groups.length === 0) return { status: 'skip', reason: 'same size, different contents' };
+  return found('hash', groups);
+}
+
+async function byName(caps: Caps, paths: string[]): Promise<BatchItemResult> {
+  const present: string[] = [];
+  for (const path of paths) if (await caps.files.stat({ path })) present.push(path);
+  if (present.length < 2) return { status: 'skip', reason: 'the files of this name are no longer there' };
+  const files = present.sort();
+  return found('name', [{ key: songKey(files[0]!), files, rows: rowsOf(files, stemOf(files[0]!)) }]);
+}
+
+async function byFingerprint(caps: Caps, paths: string[]): Promise<BatchItemResult> {
+  const unreadable: string[] = [];
+  const prints = await mapPool(paths, FINGERPRINT_CONCURRENCY, async (path) => {
+    try {
+      const { fingerprint, duration } = await caps.fingerprint.compute({ path });
+      const items = decodeFingerprint(fingerprint);
+      if (!items) throw new Error('not a Chromaprint fingerprint');
+      return { path, items, duration };
+    } catch {
+      unreadable.push(path);
+      return null;
+    }
+  });
+  const ok = prints.filter((p): p is NonNullable<typeof p> => p !== null);
+  const pairs: Array<[number, number]> = [];
+  const scores = new Map<string, number>();
+  for (let i = 0; i < ok.length; i++) {
+    for (let j = i + 1; j < ok.length; j++) {
+      if (Math.abs(ok[i]!.duration - ok[j]!.duration) > MAX_DURATION_GAP) continue;
+      const score = similarity(ok[i]!.items, ok[j]!.items);
+      if (score < SAME_RECORDING) continue;
+      pairs.push([i, j]);
+      scores.set(`${ok[i]!.path}\n${ok[j]!.path}`, score);
+    }
+  }
+  const groups = linkedGroups(ok.length, pairs).map((members) => {
+    const files = members.map((i) => ok[i]!.path).sort();
+    const rows = rowsOf(files, stemOf(files[0]!)).map((row) => {
+      const score = scores.get(`${row.file_1}\n${row.file_2}`) ?? scores.get(`${row.file_2}\n${row.file_1}`);
+      return score === undefined ? row : { ...row, similarity: Math.round(score * 1000) / 1000 };
+    });
+    return { key: files[0]!, files, rows };
+  });
+  const extra: Record<string, JsonValue> = unreadable.length > 0 ? { unreadable: unreadable.sort() } : {};
+  if (groups.length === 0) {
+    return { status: 'skip', reason: `no two recordings alike among ${ok.length} files`, report: { section: 'acoustid', rows: [], groups: [], ...extra } };
+  }
+  return found('acoustid', groups, extra);
+}
+
+/** A file gone since planning is left out of its group, not an error. */
+function missingIsNull(error: unknown): null {
+  if ((error as { code?: string }).code === 'TAGSONIC_ERR_PLUGIN_NOT_FOUND') return null;
+  throw error;
+}
+
+async function mapPool<T, R>(values: T[], concurrency: number, fn: (value: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(values.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < values.length) {
+      const i = next++;
+      out[i] = await fn(values[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, values.length) }, worker));
+  return out;
+}
