@@ -1,0 +1,168 @@
+/**
+ * Mojibake repair. The classic case: a tagger wrote GBK, Big5 or Shift-JIS bytes (or UTF-8 ones) into a tag frame
+ * that says ISO-8859-1, so every reader shows one Latin-1/CP1252 character per byte ("ÕÅÑ§ÓÑ" for 张学友). The
+ * original bytes are recovered exactly (the text is re-encoded as CP1252/Latin-1) and decoded with each candidate
+ * encoding; a scorer keeps a decoding only when it reads as real text, so correct text is never "fixed":
+ *
+ * - Text with any character outside Latin-1/CP1252 (real CJK, Cyrillic…) is not mojibake of this kind: untouched.
+ * - UTF-8 is taken when the bytes are valid UTF-8 without control characters: random Latin-1 text almost never
+ *   is (é alone is an invalid byte), while "CafÃ©" decodes to "Café". Applied up to three times (double encoding).
+ * - GBK, Big5 and Shift-JIS decodings must be valid (no U+FFFD, no private-use or control characters) and made
+ *   of characters that text in that encoding uses: its common ideographs (GB2312 level 1, Big5's frequent
+ *   characters, JIS level 1 kanji — built from the decoders themselves), kana, CJK and full-width punctuation.
+ *   Rare ideographs may be at most a quarter; half-width katakana (Shift-JIS single bytes) and other symbols
+ *   refuse it. "Björk" as GBK is "Bj鰎k" (rare) and as Shift-JIS "Bjｶrk" (half-width): untouched.
+ * - When several encodings read well, the file's other fields decide (one tagger, one code page), then the
+ *   higher score, then GBK, Big5, Shift-JIS in that order.
+ */
+
+export type LegacyEncoding = 'gbk' | 'big5' | 'shift_jis';
+export type Encoding = 'utf-8' | LegacyEncoding;
+/** Decodes bytes strictly: `null` when they are not valid in the encoding (the host's `text.decode` with `fatal`). */
+export type Decode = (bytes: Uint8Array, encoding: Encoding) => Promise<string | null>;
+/** The common ideographs of each legacy encoding (see {@link commonSets}). */
+export type CommonSets = Record<LegacyEncoding, ReadonlySet<string>>;
+
+export const LEGACY: readonly LegacyEncoding[] = ['gbk', 'big5', 'shift_jis'];
+
+/** CP1252's characters for bytes 0x80–0x9F (readers that decode "Latin-1" as Windows-1252 show these). */
+const CP1252 = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
+const CP1252_BYTE = new Map([...CP1252].map((c, i) => [c, 0x80 + i]));
+
+/**
+ * The bytes a Latin-1/CP1252 reader turned into `text`, or `null` when it cannot be such a reading (a character
+ * outside both) or has nothing to repair (ASCII only).
+ */
+export function latin1Bytes(text: string): Uint8Array | null {
+  const bytes = new Uint8Array(text.length);
+  let high = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const byte = code <= 0xff ? code : CP1252_BYTE.get(text[i]!);
+    if (byte === undefined) return null;
+    if (byte >= 0x80) high = true;
+    bytes[i] = byte;
+  }
+  return high ? bytes : null;
+}
+
+/** Byte ranges whose characters are each encoding's common ideographs. */
+const COMMON_RANGES: Record<LegacyEncoding, Array<{ leads: [number, number]; trails: Array<[number, number]> }>> = {
+  // GB2312 level 1: the 3755 most used hanzi, sorted by pinyin.
+  gbk: [{ leads: [0xb0, 0xd7], trails: [[0xa1, 0xfe]] }],
+  // Big5's "frequently used" block: 5401 hanzi.
+  big5: [{ leads: [0xa4, 0xc6], trails: [[0x40, 0x7e], [0xa1, 0xfe]] }],
+  // JIS X 0208 level 1 kanji: 2965, from 0x889F to 0x9872.
+  shift_jis: [
+    { leads: [0x88, 0x88], trails: [[0x9f, 0xfc]] },
+    { leads: [0x89, 0x97], trails: [[0x40, 0x7e], [0x80, 0xfc]] },
+    { leads: [0x98, 0x98], trails: [[0x40, 0x72]] },
+  ],
+};
+
+/**
+ * Each legacy encoding's common ideographs, decoded from their byte ranges by the host's own decoder (a plugin
+ * carries no tables): one call per encoding, ~4,000 pairs each.
+ */
+export async function commonSets(decodeLenient: (bytes: Uint8Array, encoding: LegacyEncoding) => Promise<string>): Promise<CommonSets> {
+  const out = {} as Record<LegacyEncoding, Set<string>>;
+  for (const encoding of LEGACY) {
+    // Each pair followed by a newline: an unmapped pair decodes to U+FFFD (plus an ASCII trail) inside its line.
+    const bytes: number[] = [];
+    for (const { leads, trails } of COMMON_RANGES[encoding]) {
+      for (let lead = leads[0]; lead <= leads[1]; lead++) {
+        for (const [from, to] of trails) for (let trail = from; trail <= to; trail++) bytes.push(lead, trail, 0x0a);
+      }
+    }
+    const text = await decodeLenient(new Uint8Array(bytes), encoding);
+    out[encoding] = new Set([...text].filter(isIdeograph));
+  }
+  return out;
+}
+
+const isIdeograph = (c: string) => {
+  const code = c.codePointAt(0)!;
+  return (code >= 0x4e00 && code <= 0x9fff) || (code >= 0x3400 && code <= 0x4dbf) || (code >= 0xf900 && code <= 0xfaff) || (code >= 0x20000 && code <= 0x3134f);
+};
+
+/** Characters legacy CJK text uses besides ideographs: kana, CJK and full-width punctuation, common symbols. */
+const isCjkCompanion = (code: number) =>
+  (code >= 0x3000 && code <= 0x30ff) || // CJK punctuation, hiragana, katakana
+  (code >= 0xff01 && code <= 0xff5e) || // full-width ASCII
+  (code >= 0x2010 && code <= 0x2027) || // dashes, quotes, ellipsis, bullet
+  code === 0x00b7 || code === 0x00d7 || code === 0x2116 || code === 0x2605 || code === 0x2606 || code === 0x203b;
+
+export interface Reading { text: string; score: number }
+
+/** How well `text` reads as `encoding`'s text; `null` when it does not (see the module comment). */
+export function scoreReading(text: string, encoding: LegacyEncoding, common: CommonSets): Reading | null {
+  let good = 0;
+  let rare = 0;
+  let ideographs = 0;
+  for (const c of text) {
+    const code = c.codePointAt(0)!;
+    if (code < 0x80) {
+      if (code < 0x20 && c !== '\n' && c !== '\r' && c !== '\t') return null;
+      continue;
+    }
+    if (isIdeograph(c)) {
+      ideographs++;
+      if (common[encoding].has(c)) good++;
+      else rare++;
+    } else if (isCjkCompanion(code)) good++;
+    else return null; // U+FFFD, private use, half-width katakana, Latin/Greek/Cyrillic from symbol rows…
+  }
+  if (good === 0 || rare * 4 > ideographs) return null;
+  return { text, score: good - 2 * rare };
+}
+
+/** UTF-8 read as Latin-1, undone while it still is (double encoding); `null` when the text is not that. */
+export async function repairUtf8(text: string, decode: Decode): Promise<string | null> {
+  let current = text;
+  for (let round = 0; round < 3; round++) {
+    const bytes = latin1Bytes(current);
+    if (!bytes) break;
+    const decoded = await decode(bytes, 'utf-8');
+    if (decoded === null || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(decoded)) break;
+    current = decoded;
+  }
+  return current === text ? null : current;
+}
+
+export interface FieldRepair { text: string; encoding: Encoding }
+
+/**
+ * The repairs of a file's fields (by field name), or none. UTF-8 first; then per field the legacy readings that
+ * pass the scorer, the encoding that reads the most fields of the file (then the highest total score, then
+ * {@link LEGACY}'s order) preferred for every field it reads.
+ */
+export async function repairFields(fields: Record<string, string>, decode: Decode, common: CommonSets): Promise<Record<string, FieldRepair>> {
+  const out: Record<string, FieldRepair> = {};
+  const legacy: Record<string, Partial<Record<LegacyEncoding, Reading>>> = {};
+  for (const [field, text] of Object.entries(fields)) {
+    const utf8 = await repairUtf8(text, decode);
+    if (utf8 !== null) {
+      out[field] = { text: utf8, encoding: 'utf-8' };
+      continue;
+    }
+    const bytes = latin1Bytes(text);
+    if (!bytes) continue;
+    const readings: Partial<Record<LegacyEncoding, Reading>> = {};
+    for (const encoding of LEGACY) {
+      const decoded = await decode(bytes, encoding);
+      const reading = decoded === null ? null : scoreReading(decoded, encoding, common);
+      if (reading) readings[encoding] = reading;
+    }
+    if (Object.keys(readings).length) legacy[field] = readings;
+  }
+
+  const tally = LEGACY.map((encoding, order) => {
+    const readings = Object.values(legacy).map((r) => r[encoding]).filter((r): r is Reading => r !== undefined);
+    return { encoding, fields: readings.length, score: readings.reduce((sum, r) => sum + r.score, 0), order };
+  }).sort((a, b) => b.fields - a.fields || b.score - a.score || a.order - b.order);
+  for (const [field, readings] of Object.entries(legacy)) {
+    const best = tally.find((t) => readings[t.encoding])!.encoding;
+    out[field] = { text: readings[best]!.text, encoding: best };
+  }
+  return out;
+}
