@@ -1,7 +1,10 @@
 import { apiCall } from '../../../lib/api-client.ts';
 import { SECONDS } from '../../../lib/constants.ts';
 
-/** stopAuditLogDetailRun (spec doc 2 §7): stops one running item of a task (a report row's id). */
+/**
+ * stopAuditLogDetailRun (spec doc 2 §7): stops one item of a task that has not started yet (a report row's
+ * id); an item a worker is already running finishes.
+ */
 export async function stopItem(id: string): Promise<void> {
   await apiCall('/apimt/stop_audit_log_detail_run/', {
     body: { id },

@@ -53,6 +53,8 @@ export interface DetailRow {
   candidate_list?: unknown[];
   extra?: { raw_title?: string | null; raw_artist?: string | null; raw_album?: string | null } | null;
   changes?: ReportChange[];
+  /** The item's own status (the list it is in says it too). */
+  status?: string;
   [key: string]: unknown;
 }
 
@@ -67,9 +69,14 @@ export interface LogStatic {
   success_count: number;
   fail_count: number;
   miss_count: number;
+  skip_count?: number;
+  stop_count?: number;
 }
 
-/** getAuditLogDetail's answer: the task's card, its counts and each list with `<list>_count`. */
+/**
+ * getAuditLogDetail's answer: the task's card, its counts and each list (its first 10 rows, or the page asked
+ * for) with `<list>_count`. `id` is the task's id.
+ */
 export type LogDetail = {
   id: string;
   name: string;
@@ -80,10 +87,18 @@ export type LogDetail = {
   run_time: number | string | null;
   complete_at: string | null;
   static: LogStatic;
+  /** The action's machine kind, e.g. `action:replace-text`. */
+  kind?: string;
   mode_name?: string | null;
-  task_id?: string | null;
-  /** True while the task can be undone (it wrote something, and no undo ran yet). */
-  can_undo?: boolean;
+  /** A dry run: its rows list the changes it would make; `apply_task` makes them as a new task. */
+  dry_run?: boolean;
+  /** The task that applied this dry run, once applied. */
+  applied_task_id?: string | null;
+  /** The dry run this task applies. */
+  source_task_id?: string | null;
+  /** The task's effects were undone. */
+  undone?: boolean;
+  progress?: { done: number; total: number; items_per_sec: number | null; eta_sec: number | null } | null;
 } & { [K in SectionKey]?: DetailRow[] } & { [K in `${SectionKey}_count`]?: number } & Record<string, unknown>;
 
 /** getRuntimeLog's answer (§3): the run log and the error log of one process. */

@@ -1,17 +1,17 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { Button } from '../../../components/ui/button.tsx';
 import { Callout, Card, NonIdealState, Spinner, Tag } from '../../../components/ui/display.tsx';
 import { Alert } from '../../../components/ui/overlay.tsx';
 import { useFormatDateTime } from '../../../lib/dates.ts';
 import { useLang, useT } from '../../../lib/i18n.ts';
 import { serverMessage } from '../../../lib/server-messages.ts';
-import { deleteFiles } from '../api/delete-files.ts';
+import { applyTask } from '../api/apply-task.ts';
 import { finishItem } from '../api/finish-item.ts';
 import { getAuditLogDetail } from '../api/get-audit-log-detail.ts';
 import { stopItem } from '../api/stop-item.ts';
 import { stopTask } from '../api/stop-task.ts';
-import type { DetailRow, LogDetail } from '../api/types.ts';
+import type { DetailRow, LogDetail, SectionKey } from '../api/types.ts';
 import { undoTask } from '../api/undo-task.ts';
 import { useTaskProgress } from '../hooks/use-task-progress.ts';
 import { STATUS_INTENT, statusText } from '../lib/operation-log.ts';
@@ -20,26 +20,27 @@ import { DETAIL_POLL_MS, formatRunTime, isFinal, sectionsOf, statCards } from '.
 import { ReportSection } from './report-section.tsx';
 import './logs.css';
 
-type Confirm = { kind: 'delete'; rows: DetailRow[]; mode: 'single' | 'fail' } | { kind: 'undo' } | null;
+const detailHref = (id: string) => `/log_detail/${encodeURIComponent(id)}/`;
 
 /**
- * /log_detail/{id}/ (spec doc 2 §2 "Task report"): the task's card (stop while it runs), stat cards, a live
- * progress bar (SSE: items/s, time left), every non-empty section with its count and actions, and Undo
- * task. The report is fetched again every 3 s while the task runs (§4) and once more when it ends.
+ * /log_detail/{id}/ (spec doc 2 §2 "Task report"): the task's card (stop while it runs; Undo task once it
+ * ended), a live progress bar (SSE: items/s, time left), stat cards and every non-empty section with its
+ * count and actions. The report is fetched again every 3 s while the task runs (§4) and once more when it
+ * ends. A dry run says that nothing was touched and offers to apply exactly the changes it lists.
  */
 export function LogDetailPage({ id }: { id: string }) {
   const t = useT();
   const lang = useLang((s) => s.lang);
   const when = useFormatDateTime();
+  const [, navigate] = useLocation();
   const [detail, setDetail] = useState<LogDetail | null>(null);
   const [failed, setFailed] = useState(false);
-  const [confirm, setConfirm] = useState<Confirm>(null);
+  const [confirmUndo, setConfirmUndo] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [refreshKey, setRefreshKey] = useState(0);
-  const refresh = useCallback(() => setRefreshKey((k) => k + 1), []);
+  const [version, setVersion] = useState(0);
+  const refresh = useCallback(() => setVersion((k) => k + 1), []);
 
   const running = detail ? !isFinal(detail.status) : false;
-  const taskId = detail ? (detail.task_id ?? detail.id) : null;
 
   useEffect(() => {
     const abort = new AbortController();
@@ -51,20 +52,21 @@ export function LogDetailPage({ id }: { id: string }) {
       () => !abort.signal.aborted && setFailed(true),
     );
     return () => abort.abort();
-  }, [id, refreshKey]);
+  }, [id, version]);
 
-  // While the task runs the lists change: poll every 3 s, and stop once it is final.
+  // While the task runs its lists change: poll every 3 s, and stop once it is final.
   useEffect(() => {
     if (!running) return;
     const timer = setInterval(refresh, DETAIL_POLL_MS);
     return () => clearInterval(timer);
   }, [running, refresh]);
 
-  const progress = useTaskProgress(taskId, running, (e) => {
+  const live = useTaskProgress(detail?.id ?? null, running, (e) => {
     if (e.status !== 'running') refresh();
   });
 
   const reasonText = (row: DetailRow) => (row.reason_code ? serverMessage(row.reason_code, row.reason ?? '', lang) : (row.reason ?? ''));
+  const loadPage = async (section: SectionKey, page: number, signal: AbortSignal) => (await getAuditLogDetail(id, { section, page, signal, quiet: true }))[section] ?? [];
 
   const act = async (work: () => Promise<unknown>) => {
     setBusy(true);
@@ -89,9 +91,22 @@ export function LogDetailPage({ id }: { id: string }) {
   }
 
   const sections = sectionsOf(detail);
-  const total = progress?.total ?? detail.static?.total_count ?? 0;
-  const done = progress?.done ?? detail.static?.complete_count ?? 0;
+  // The live figures win while they are newer than the last fetch (events arrive between the 3 s polls).
+  const fetched = detail.progress ?? { done: detail.static?.complete_count ?? 0, total: detail.static?.total_count ?? 0, items_per_sec: null, eta_sec: null };
+  const useLive = live !== null && live.done >= fetched.done;
+  const total = useLive ? live.total : fetched.total;
+  const done = useLive ? live.done : fetched.done;
+  const rate = useLive ? live.rate : fetched.items_per_sec;
+  const eta = useLive ? live.etaSeconds : fetched.eta_sec;
   const percent = total ? Math.min(100, (done / total) * 100) : running ? 0 : 100;
+  const canApply = detail.dry_run && !running && !detail.applied_task_id && (detail.static?.success_count ?? 0) > 0;
+  const canUndo = !running && !detail.dry_run && !detail.undone;
+
+  const apply = () =>
+    void act(async () => {
+      const next = await applyTask(detail.id);
+      navigate(detailHref(next.task_id));
+    });
 
   return (
     <div className="ts-logs ts-log-detail" data-testid="log-detail" data-status={detail.status}>
@@ -111,6 +126,12 @@ export function LogDetailPage({ id }: { id: string }) {
             <Tag round intent={STATUS_INTENT[detail.status] ?? 'none'} data-testid="report-status">
               {detail.status_display ? t(detail.status_display) : t(statusText(detail.status))}
             </Tag>
+            {detail.dry_run ? <Tag minimal intent="primary">{t('预览')}</Tag> : null}
+            {detail.undone ? (
+              <Tag minimal intent="warning" data-testid="report-undone">
+                {t('已撤销')}
+              </Tag>
+            ) : null}
           </div>
           <dl className="ts-report-facts">
             <div>
@@ -129,22 +150,38 @@ export function LogDetailPage({ id }: { id: string }) {
         </div>
         <div className="ts-report-card-actions">
           {running ? <Button intent="danger" icon="stop" text={t('停止任务')} data-testid="stop-task" loading={busy} onClick={() => void act(() => stopTask(detail.id))} /> : null}
-          {!running && detail.can_undo !== false && taskId ? (
-            <Button icon="undo" text={t('撤销任务')} data-testid="undo-task" loading={busy} onClick={() => setConfirm({ kind: 'undo' })} />
-          ) : null}
+          {canApply ? <Button intent="primary" icon="tick" text={t('应用这些修改')} data-testid="apply-task" loading={busy} onClick={apply} /> : null}
+          {canUndo ? <Button icon="undo" text={t('撤销任务')} data-testid="undo-task" loading={busy} onClick={() => setConfirmUndo(true)} /> : null}
         </div>
       </Card>
+
+      {detail.dry_run ? (
+        <Callout intent="primary" icon="eye-open" className="ts-report-note" data-testid="dry-run-note">
+          {t('这是预览：没有修改任何文件。下面列出的修改会在“应用这些修改”后原样执行。')}
+          {detail.applied_task_id ? (
+            <>
+              {' '}
+              <Link href={detailHref(detail.applied_task_id)}>{t('查看应用任务')}</Link>
+            </>
+          ) : null}
+        </Callout>
+      ) : null}
+      {detail.source_task_id ? (
+        <Callout icon="eye-open" className="ts-report-note">
+          {t('这个任务应用了一次预览。')} <Link href={detailHref(detail.source_task_id)}>{t('查看预览')}</Link>
+        </Callout>
+      ) : null}
 
       <div className="ts-report-progress" data-testid="report-progress" data-done={done} data-total={total}>
         <div className="ts-report-bar" role="progressbar" aria-valuemin={0} aria-valuemax={total} aria-valuenow={done} aria-label={t('进度')}>
           <div className={`ts-report-bar-fill${running ? ' ts-running' : ''}`} style={{ width: `${percent}%` }} />
         </div>
-        <span className="ts-small">
-          {t('{done} / {total}', { done, total })}
+        <span className="ts-small ts-nowrap">
+          {done} / {total}
           {running ? (
             <span className="ts-muted" data-testid="report-rate">
               {' · '}
-              {t('{rate} 项/秒，剩余 {eta}', { rate: formatRate(progress?.rate ?? null), eta: formatEta(progress?.etaSeconds ?? null) })}
+              {t('{rate} 项/秒，剩余 {eta}', { rate: formatRate(rate ?? null), eta: formatEta(eta ?? null) })}
             </span>
           ) : null}
         </span>
@@ -167,12 +204,12 @@ export function LogDetailPage({ id }: { id: string }) {
             <ReportSection
               key={s.key}
               section={s}
+              version={version}
               actions={{
                 reasonText,
-                stop: (row) => void act(() => stopItem(row.id)),
+                loadPage,
+                stop: running ? (row) => void act(() => stopItem(row.id)) : undefined,
                 finish: (row) => void act(() => finishItem(row.id)),
-                remove: (row) => setConfirm({ kind: 'delete', rows: [row], mode: 'single' }),
-                removeAll: (rows) => setConfirm({ kind: 'delete', rows, mode: 'fail' }),
               }}
             />
           ))}
@@ -180,28 +217,18 @@ export function LogDetailPage({ id }: { id: string }) {
       )}
 
       <Alert
-        isOpen={confirm !== null}
-        intent={confirm?.kind === 'delete' ? 'danger' : 'warning'}
-        icon={confirm?.kind === 'delete' ? 'trash' : 'undo'}
-        confirmButtonText={confirm?.kind === 'delete' ? t('删除') : t('撤销')}
+        isOpen={confirmUndo}
+        intent="warning"
+        icon="undo"
+        confirmButtonText={t('撤销')}
         cancelButtonText={t('取消')}
-        onCancel={() => setConfirm(null)}
+        onCancel={() => setConfirmUndo(false)}
         onConfirm={() => {
-          const c = confirm;
-          setConfirm(null);
-          if (c?.kind === 'undo' && taskId) void act(() => undoTask(taskId));
-          if (c?.kind === 'delete') {
-            const paths = c.rows.map((r) => r.path);
-            void act(() => deleteFiles({ logId: detail.id, mode: c.mode, paths, detailId: c.mode === 'single' ? c.rows[0].id : undefined }));
-          }
+          setConfirmUndo(false);
+          void act(() => undoTask(detail.id));
         }}
       >
-        <p data-testid="confirm-text">
-          {confirm?.kind === 'delete'
-            ? t('确认要删除文件？')
-            : t('撤销这个任务对文件做的全部修改（标签、重命名、移动、删除）？之后被再次修改过的文件会跳过。')}
-        </p>
-        {confirm?.kind === 'delete' && confirm.rows.length > 1 ? <p className="ts-small ts-muted">{t('{n} 个文件', { n: confirm.rows.length })}</p> : null}
+        <p data-testid="confirm-text">{t('撤销这个任务对文件做的全部修改（标签、重命名、移动、删除）？之后被再次修改过的文件会跳过。')}</p>
       </Alert>
     </div>
   );

@@ -1,22 +1,19 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, ButtonGroup } from '../../../components/ui/button.tsx';
 import { HTMLTable, Section, SectionCard, Tag } from '../../../components/ui/display.tsx';
-import { HTMLSelect } from '../../../components/ui/form.tsx';
 import { useT } from '../../../lib/i18n.ts';
-import type { DetailRow } from '../api/types.ts';
-import { pageOf, similarity, type Section as ReportSectionData } from '../lib/report.ts';
+import type { DetailRow, SectionKey } from '../api/types.ts';
+import { pagesOf, SECTION_PAGE_SIZE, similarity, type Section as ReportSectionData } from '../lib/report.ts';
 
 export interface RowActions {
-  /** running: stop one item. */
+  /** running: stop one item that has not started. */
   stop?: (row: DetailRow) => void;
   /** missing sections: mark the item done. */
   finish?: (row: DetailRow) => void;
-  /** failed: delete one file (asks first). */
-  remove?: (row: DetailRow) => void;
-  /** failed: delete every failed file (asks first). */
-  removeAll?: (rows: DetailRow[]) => void;
   /** The failure's reason in the interface language. */
   reasonText: (row: DetailRow) => string;
+  /** Rows of page `page` (2 and later; page 1 came with the report). */
+  loadPage: (key: SectionKey, page: number, signal: AbortSignal) => Promise<DetailRow[]>;
 }
 
 /** A change that is not a tag field is named by its kind. */
@@ -55,40 +52,40 @@ function RawVsNew({ raw, now }: { raw?: string | null; now?: string | null }) {
 }
 
 /**
- * One section of the report: its title with a count badge, 10 rows a page and the section's actions. The
- * skipped section filters by reason.
+ * One section of the report: its title with a count badge, 10 rows a page and the section's actions. Page 1
+ * comes with the report; later pages are asked for, again whenever the report refreshes (`version`).
  */
-export function ReportSection({ section, actions }: { section: ReportSectionData; actions: RowActions }) {
+export function ReportSection({ section, actions, version }: { section: ReportSectionData; actions: RowActions; version: number }) {
   const t = useT();
   const [page, setPage] = useState(1);
-  const [reason, setReason] = useState('');
-  const reasons = useMemo(() => (section.key === 'skip' ? [...new Set(section.rows.map((r) => actions.reasonText(r)).filter(Boolean))] : []), [section]);
-  const rows = reason ? section.rows.filter((r) => actions.reasonText(r) === reason) : section.rows;
-  const shown = pageOf(rows, page);
+  const [loaded, setLoaded] = useState<{ page: number; rows: DetailRow[] } | null>(null);
+  const [loading, setLoading] = useState(false);
+  const pages = pagesOf(section.count);
   const key = section.key;
-  const showReason = key === 'fail' || key === 'skip' || MISSING.has(key) || key === 'delete';
-  const showChanges = section.rows.some((r) => r.changes?.length);
-  const hasActions = key === 'running' || MISSING.has(key) || key === 'fail' || key === 'mode_success';
 
-  const right = (
-    <div className="ts-report-section-tools">
-      {key === 'skip' && reasons.length > 1 ? (
-        <HTMLSelect
-          minimal
-          aria-label={t('按原因筛选')}
-          value={reason}
-          onChange={(e) => {
-            setReason(e.target.value);
-            setPage(1);
-          }}
-          options={[{ value: '', label: t('全部原因') }, ...reasons.map((r) => ({ value: r, label: r }))]}
-        />
-      ) : null}
-      {key === 'fail' && actions.removeAll ? (
-        <Button small intent="danger" icon="trash" text={t('全部删除')} data-testid="delete-all-failed" onClick={() => actions.removeAll!(section.rows)} />
-      ) : null}
-    </div>
-  );
+  // A section that shrank (items moved on while the task runs) keeps a page that exists.
+  useEffect(() => {
+    if (page > pages) setPage(pages);
+  }, [page, pages]);
+
+  useEffect(() => {
+    if (page === 1) return;
+    const abort = new AbortController();
+    setLoading(true);
+    actions.loadPage(key, page, abort.signal).then(
+      (rows) => {
+        setLoaded({ page, rows });
+        setLoading(false);
+      },
+      () => !abort.signal.aborted && setLoading(false),
+    );
+    return () => abort.abort();
+  }, [key, page, version]);
+
+  const rows = page === 1 ? section.rows : loaded?.page === page ? loaded.rows : [];
+  const showReason = key === 'fail' || key === 'skip' || key === 'delete' || MISSING.has(key);
+  const showChanges = rows.some((r) => r.changes?.length);
+  const hasActions = (key === 'running' && !!actions.stop) || (MISSING.has(key) && !!actions.finish);
 
   return (
     <Section
@@ -103,10 +100,9 @@ export function ReportSection({ section, actions }: { section: ReportSectionData
           </Tag>
         </span>
       }
-      rightElement={right}
     >
       <SectionCard padded={false}>
-        <div className="ts-log-table-wrap">
+        <div className="ts-log-table-wrap" data-loading={loading ? '' : undefined}>
           <HTMLTable compact striped className="ts-report-table">
             <thead>
               <tr>
@@ -122,9 +118,9 @@ export function ReportSection({ section, actions }: { section: ReportSectionData
               </tr>
             </thead>
             <tbody>
-              {shown.rows.map((row, i) => (
+              {rows.map((row, i) => (
                 <tr key={row.id} data-row-id={row.id} data-path={row.path}>
-                  <td className="ts-small ts-muted">{(shown.page - 1) * 10 + i + 1}</td>
+                  <td className="ts-small ts-muted">{(page - 1) * SECTION_PAGE_SIZE + i + 1}</td>
                   <td className="ts-report-file" title={row.path}>
                     <div>{fileName(row)}</div>
                     <div className="ts-small ts-muted ts-report-path">{row.path}</div>
@@ -157,9 +153,10 @@ export function ReportSection({ section, actions }: { section: ReportSectionData
                   {showReason ? <td className="ts-report-reason">{actions.reasonText(row)}</td> : null}
                   {hasActions ? (
                     <td className="ts-nowrap">
-                      {key === 'running' && actions.stop ? <Button small minimal intent="warning" icon="stop" text={t('停止')} data-testid="stop-item" onClick={() => actions.stop!(row)} /> : null}
+                      {key === 'running' && actions.stop && row.status !== 'running' ? (
+                        <Button small minimal intent="warning" icon="stop" text={t('停止')} data-testid="stop-item" onClick={() => actions.stop!(row)} />
+                      ) : null}
                       {MISSING.has(key) && actions.finish ? <Button small minimal icon="tick" text={t('完成')} data-testid="finish-item" onClick={() => actions.finish!(row)} /> : null}
-                      {key === 'fail' && actions.remove ? <Button small minimal intent="danger" icon="trash" text={t('删除')} data-testid="delete-item" onClick={() => actions.remove!(row)} /> : null}
                     </td>
                   ) : null}
                 </tr>
@@ -167,16 +164,15 @@ export function ReportSection({ section, actions }: { section: ReportSectionData
             </tbody>
           </HTMLTable>
         </div>
-        {shown.pages > 1 || section.count > section.rows.length ? (
+        {pages > 1 ? (
           <div className="ts-report-pager" data-testid="section-pager">
-            {shown.pages > 1 ? (
-              <ButtonGroup>
-                <Button small icon="chevron-left" aria-label={t('上一页')} disabled={shown.page <= 1} onClick={() => setPage(shown.page - 1)} />
-                <Button small icon="chevron-right" aria-label={t('下一页')} disabled={shown.page >= shown.pages} onClick={() => setPage(shown.page + 1)} />
-              </ButtonGroup>
-            ) : null}
-            <span className="ts-small">{t('第 {page} / {pages} 页', { page: shown.page, pages: shown.pages })}</span>
-            {section.count > section.rows.length ? <span className="ts-small ts-muted">{t('显示前 {n} 条（共 {total} 条）', { n: section.rows.length, total: section.count })}</span> : null}
+            <ButtonGroup>
+              <Button small icon="chevron-left" aria-label={t('上一页')} disabled={page <= 1} onClick={() => setPage(page - 1)} />
+              <Button small icon="chevron-right" aria-label={t('下一页')} disabled={page >= pages} onClick={() => setPage(page + 1)} />
+            </ButtonGroup>
+            <span className="ts-small" data-testid="section-page-label">
+              {t('第 {page} / {pages} 页', { page, pages })}
+            </span>
           </div>
         ) : null}
       </SectionCard>

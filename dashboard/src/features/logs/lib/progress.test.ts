@@ -26,7 +26,7 @@ describe('live progress', () => {
   });
 
   it('prefers the server rate when it sends one', () => {
-    expect(progressOf({ taskId: 't', status: 'running', total: 10, done: 5, rate: 2.5, eta_s: 2 }, []).rate).toBe(2.5);
+    expect(progressOf({ taskId: 't', status: 'running', total: 10, done: 5, items_per_sec: 2.5, eta_sec: 2 }, []).rate).toBe(2.5);
   });
 
   it('formats the time left', () => {

@@ -12,8 +12,8 @@ export interface ProgressEvent {
   done: number;
   counts?: Record<string, number>;
   /** Items per second and seconds left, when the server computes them itself. */
-  rate?: number;
-  eta_s?: number | null;
+  items_per_sec?: number | null;
+  eta_sec?: number | null;
 }
 
 export interface Progress {
@@ -45,10 +45,10 @@ export function addSample(samples: Sample[], sample: Sample, windowMs = RATE_WIN
 export function progressOf(event: ProgressEvent, samples: Sample[]): Progress {
   const first = samples[0];
   const last = samples[samples.length - 1];
-  let rate: number | null = typeof event.rate === 'number' && Number.isFinite(event.rate) ? event.rate : null;
+  let rate: number | null = typeof event.items_per_sec === 'number' && Number.isFinite(event.items_per_sec) && event.items_per_sec > 0 ? event.items_per_sec : null;
   if (rate === null && first && last && last.at > first.at && last.done > first.done) rate = ((last.done - first.done) * 1000) / (last.at - first.at);
   const left = Math.max(0, event.total - event.done);
-  let etaSeconds: number | null = typeof event.eta_s === 'number' ? event.eta_s : null;
+  let etaSeconds: number | null = typeof event.eta_sec === 'number' ? event.eta_sec : null;
   if (etaSeconds === null && rate && left > 0 && event.status === 'running') etaSeconds = left / rate;
   if (left === 0 || event.status !== 'running') etaSeconds = null;
   return { total: event.total, done: event.done, status: event.status, rate, etaSeconds };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LogDetail } from '../api/types.ts';
-import { formatRunTime, pageOf, sectionsOf, similarity, statCards } from './report.ts';
+import { formatRunTime, pagesOf, sectionsOf, similarity, statCards } from './report.ts';
 
 const row = (i: number) => ({ id: String(i), name: `f${i}.mp3`, path: `/m/f${i}.mp3` });
 const detail = (extra: Partial<LogDetail>): LogDetail =>
@@ -12,20 +12,24 @@ describe('task report', () => {
     expect(sectionsOf(d).map((s) => [s.key, s.title, s.count])).toEqual([
       ['fail', '失败', 1],
       ['mode_success', '简单模式', 1],
-      ['success', '完全匹配', 1],
+      ['success', '成功', 1],
     ]);
+  });
+
+  it('titles successes by the kind of task', () => {
+    const title = (extra: Partial<LogDetail>) => sectionsOf(detail({ success: [row(1)], success_count: 1, ...extra }))[0].title;
+    expect(title({ name: '自动刮削' })).toBe('完全匹配');
+    expect(title({ name: '替换文本', dry_run: true })).toBe('将要修改');
   });
 
   it('keeps the server count when it sent fewer rows', () => {
     expect(sectionsOf(detail({ success: [row(1)], success_count: 500 }))[0].count).toBe(500);
   });
 
-  it('pages rows by 10 and clamps the page', () => {
-    const rows = Array.from({ length: 23 }, (_, i) => i);
-    expect(pageOf(rows, 1)).toEqual({ rows: rows.slice(0, 10), page: 1, pages: 3 });
-    expect(pageOf(rows, 3).rows).toEqual([20, 21, 22]);
-    expect(pageOf(rows, 9).page).toBe(3);
-    expect(pageOf([], 1)).toEqual({ rows: [], page: 1, pages: 1 });
+  it('has pages of 10 rows', () => {
+    expect(pagesOf(23)).toBe(3);
+    expect(pagesOf(10)).toBe(1);
+    expect(pagesOf(0)).toBe(1);
   });
 
   it('shows similarity as value / 3 to two decimals', () => {

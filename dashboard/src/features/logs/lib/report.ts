@@ -31,23 +31,31 @@ export interface Section {
   count: number;
 }
 
+/** Tasks that match files against online tags: their successes are "full matches" (§2). */
+const SCRAPING = new Set(['自动刮削', '后台刮削', '导入收藏']);
+
+/**
+ * The success list's title: a dry run's successes are the files it would change; a scrape's are full
+ * matches; any other action's simply succeeded.
+ */
+function successTitle(detail: LogDetail): string {
+  if (detail.dry_run) return '将要修改';
+  return SCRAPING.has(detail.name) ? '完全匹配' : '成功';
+}
+
 /** The sections that have something to show, in the page's order; mode_success is titled by mode_name. */
 export function sectionsOf(detail: LogDetail): Section[] {
   return SECTION_KEYS.flatMap((key) => {
     const rows = detail[key] ?? [];
     const count = Math.max(Number(detail[`${key}_count`] ?? 0) || 0, rows.length);
     if (count === 0) return [];
-    const title = key === 'mode_success' && detail.mode_name ? detail.mode_name : SECTION_TITLES[key];
+    const title = key === 'mode_success' && detail.mode_name ? detail.mode_name : key === 'success' ? successTitle(detail) : SECTION_TITLES[key];
     return [{ key, title, rows, count }];
   });
 }
 
-/** One page of rows (1-based), and how many pages there are (at least 1). */
-export function pageOf<T>(rows: T[], page: number, size = SECTION_PAGE_SIZE): { rows: T[]; page: number; pages: number } {
-  const pages = Math.max(1, Math.ceil(rows.length / size));
-  const p = Math.min(pages, Math.max(1, Math.floor(page) || 1));
-  return { rows: rows.slice((p - 1) * size, p * size), page: p, pages };
-}
+/** How many pages of 10 a section has (at least 1). */
+export const pagesOf = (count: number, size = SECTION_PAGE_SIZE): number => Math.max(1, Math.ceil(count / size));
 
 /** Similarity as the report shows it: the sum over title/artist/album divided by 3, two decimals. */
 export function similarity(value: number | null | undefined): string {
