@@ -1,5 +1,5 @@
 /**
- * plugins/fix-encoding (修复编码). The scorer on its own (with Node's decoders, the host's): GBK, Big5, Shift-JIS
+ * plugins/fix-encoding (乱码修复). The scorer on its own (with Node's decoders, the host's): GBK, Big5, Shift-JIS
  * and UTF-8 text shown as Latin-1/CP1252 comes back, correct text (accented Latin, real CJK) is left alone.
  * Then through loadPlugin on real files: an MP3 whose ID3v2.3 frames say ISO-8859-1 but hold GBK bytes (as old
  * Chinese taggers wrote them; built byte by byte here), FLAC/MP3 files holding Big5, Shift-JIS and UTF-8

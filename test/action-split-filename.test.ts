@@ -1,5 +1,5 @@
 /**
- * plugins/split-filename (拆分元数据) through loadPlugin on real files: fields from the file name, the title or
+ * plugins/split-filename (拆分文本) through loadPlugin on real files: fields from the file name, the title or
  * the lyrics by named-group patterns (first matching rule wins, RE2 on the host), number fields, a dry run that
  * writes nothing, and bad rules refused with the reason. Files are checked afterwards with ffprobe.
  */

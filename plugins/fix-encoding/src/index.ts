@@ -1,5 +1,5 @@
 /**
- * 修复编码 (fixEncoding): repairs mojibake in the chosen tag fields of one file per item — GBK, Big5, Shift-JIS or
+ * 乱码修复 (fixEncoding): repairs mojibake in the chosen tag fields of one file per item — GBK, Big5, Shift-JIS or
  * UTF-8 bytes that a reader showed as Latin-1/CP1252 — and refuses to touch text that reads correctly (see
  * ./repair.ts for the detection and the scorer). The host decodes (`caps.text.decode`: a sandbox has no
  * TextDecoder and no CJK tables). `replace_text_list` rules, if any, then apply as literal replacements to the

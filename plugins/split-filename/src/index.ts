@@ -1,5 +1,5 @@
 /**
- * 拆分元数据 (splitFilename): fills tag fields from a text of each file — its name, its title or its lyrics —
+ * 拆分文本 (splitFilename): fills tag fields from a text of each file — its name, its title or its lyrics —
  * with the user's patterns, whose named groups are the fields (`(?<artist>.+?) - (?<title>.+)`). Patterns run on
  * the host's RE2 (`caps.text.match`: linear time, the dialog preview's engine); the first that matches wins.
  * Group values are trimmed; empty ones are ignored; number fields take digits only (`03` → 3). Writes go
