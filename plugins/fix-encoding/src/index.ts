@@ -26,7 +26,7 @@ function rulesOf(value: JsonValue | undefined): Rule[] {
   });
 }
 
-/** Built once per sandbox context (a context may serve several items). */
+/** Built at first need, once per sandbox context (a context may serve several items). */
 let common: Promise<CommonSets> | undefined;
 
 export default defineBatchAction<Grants>({
@@ -38,8 +38,11 @@ export default defineBatchAction<Grants>({
 
     const text: TextCapability = caps.text;
     const decode: Decode = (bytes, encoding) => text.decode({ bytes, encoding, fatal: true });
-    common ??= commonSets(async (bytes, encoding) => (await text.decode({ bytes, encoding })) ?? '');
-    common.catch(() => (common = undefined));
+    const commonOf = () => {
+      common ??= commonSets(async (bytes, encoding) => (await text.decode({ bytes, encoding })) ?? '');
+      common.catch(() => (common = undefined));
+      return common;
+    };
 
     const track = await caps.tags.read({ path });
     const values: Record<string, string> = {};
@@ -47,7 +50,7 @@ export default defineBatchAction<Grants>({
       const value = track[field];
       if (typeof value === 'string' && value !== '') values[field] = value;
     }
-    const repairs = await repairFields(values, decode, await common);
+    const repairs = await repairFields(values, decode, commonOf);
 
     const tags: Partial<TrackTags> = {};
     const changes: BatchChange[] = [];

@@ -132,11 +132,14 @@ export async function repairUtf8(text: string, decode: Decode): Promise<string |
 export interface FieldRepair { text: string; encoding: Encoding }
 
 /**
- * The repairs of a file's fields (by field name), or none. UTF-8 first; then per field the legacy readings that
+ * The repairs of a file's fields (by field name), or none. `commonOf`: the sets, or how to build them (only a
+ * field that decodes in a legacy encoding needs them). UTF-8 first; then per field the legacy readings that
  * pass the scorer, the encoding that reads the most fields of the file (then the highest total score, then
  * {@link LEGACY}'s order) preferred for every field it reads.
  */
-export async function repairFields(fields: Record<string, string>, decode: Decode, common: CommonSets): Promise<Record<string, FieldRepair>> {
+export async function repairFields(fields: Record<string, string>, decode: Decode, commonOf: CommonSets | (() => Promise<CommonSets>)): Promise<Record<string, FieldRepair>> {
+  // Built on first need only: most files of a library have nothing to repair.
+  let common: CommonSets | undefined = typeof commonOf === 'function' ? undefined : commonOf;
   const out: Record<string, FieldRepair> = {};
   const legacy: Record<string, Partial<Record<LegacyEncoding, Reading>>> = {};
   for (const [field, text] of Object.entries(fields)) {
@@ -150,7 +153,8 @@ export async function repairFields(fields: Record<string, string>, decode: Decod
     const readings: Partial<Record<LegacyEncoding, Reading>> = {};
     for (const encoding of LEGACY) {
       const decoded = await decode(bytes, encoding);
-      const reading = decoded === null ? null : scoreReading(decoded, encoding, common);
+      if (decoded !== null) common ??= await (commonOf as () => Promise<CommonSets>)();
+      const reading = decoded === null ? null : scoreReading(decoded, encoding, common!);
       if (reading) readings[encoding] = reading;
     }
     if (Object.keys(readings).length) legacy[field] = readings;
