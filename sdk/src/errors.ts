@@ -15,6 +15,9 @@
  *   to a loopback, private, link-local or metadata address that is not granted.
  * - `…_HTTP_TOO_MANY_REDIRECTS`, `…_HTTP_TOO_LARGE` (response over the size cap), `…_HTTP_TIMEOUT`,
  *   `…_HTTP_NETWORK` (DNS, connection, TLS), `…_HTTP_NOT_JSON` (`responseType: 'json'` on a non-JSON body).
+ * - `…_HTTP_BUSY`: the source's pacing (its requests per second) would give this request its turn only after
+ *   the invocation's time is up, so it was not sent; `details.retryAfterSec` says when a turn is free. The host
+ *   does not count it towards auto-disabling the plugin; a plugin should let it through (or skip the request).
  *
  * From the other capabilities:
  * - `…_DENIED`: not granted (a read-only grant asked to write, a path outside the media roots).
@@ -47,6 +50,7 @@ export const PLUGIN_ERROR_CODES = [
   'TAGSONIC_ERR_PLUGIN_HTTP_TIMEOUT',
   'TAGSONIC_ERR_PLUGIN_HTTP_NETWORK',
   'TAGSONIC_ERR_PLUGIN_HTTP_NOT_JSON',
+  'TAGSONIC_ERR_PLUGIN_HTTP_BUSY',
   'TAGSONIC_ERR_PLUGIN_DENIED',
   'TAGSONIC_ERR_PLUGIN_INVALID',
   'TAGSONIC_ERR_PLUGIN_NOT_FOUND',

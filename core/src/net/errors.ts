@@ -19,6 +19,8 @@ export const HTTP_TOO_LARGE = 'TAGSONIC_ERR_PLUGIN_HTTP_TOO_LARGE' satisfies Plu
 export const HTTP_TIMEOUT = 'TAGSONIC_ERR_PLUGIN_HTTP_TIMEOUT' satisfies PluginHttpErrorCode;
 export const HTTP_NETWORK = 'TAGSONIC_ERR_PLUGIN_HTTP_NETWORK' satisfies PluginHttpErrorCode;
 export const HTTP_NOT_JSON = 'TAGSONIC_ERR_PLUGIN_HTTP_NOT_JSON' satisfies PluginHttpErrorCode;
+/** The pacing turn would come after the caller's time budget: refused at once, not sent (the host's congestion). */
+export const HTTP_BUSY = 'TAGSONIC_ERR_PLUGIN_HTTP_BUSY' satisfies PluginHttpErrorCode;
 
 const KIND: Record<PluginHttpErrorCode, ErrorKind> = {
   [HTTP_BAD_URL]: 'invalid',
@@ -30,9 +32,10 @@ const KIND: Record<PluginHttpErrorCode, ErrorKind> = {
   [HTTP_TIMEOUT]: 'unavailable',
   [HTTP_NETWORK]: 'unavailable',
   [HTTP_NOT_JSON]: 'unavailable',
+  [HTTP_BUSY]: 'unavailable',
 };
 
 /** A failed plugin request; `details.pluginId` and `details.url` say whose and where (for the plugin's log). */
-export function pluginHttpError(code: PluginHttpErrorCode | (string & {}), message: string, details: { pluginId: string; url?: string }, cause?: unknown): TagsonicError {
+export function pluginHttpError(code: PluginHttpErrorCode | (string & {}), message: string, details: { pluginId: string; url?: string; retryAfterSec?: number }, cause?: unknown): TagsonicError {
   return new TagsonicError(Object.hasOwn(KIND, code) ? KIND[code as PluginHttpErrorCode] : 'internal', code, message, { cause, details });
 }

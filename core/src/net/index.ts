@@ -4,6 +4,8 @@ export { grantFor, normalizeHost, type HostGrant } from './grants.ts';
 export {
   ANY_PUBLIC_HOST,
   createPluginHttp,
+  MIN_REQUEST_MS,
+  type PluginFetchContext,
   type PluginFetchOptions,
   type PluginFetchRequest,
   type PluginFetchResult,
@@ -12,5 +14,5 @@ export {
   type PluginHttpOptions,
   type ResolveHost,
 } from './plugin-http.ts';
-export { createRateLimiter, systemClock, type Clock, type RateLimiter } from './rate-limit.ts';
+export { createRateLimiter, describeRate, systemClock, type Clock, type RateLimiter, type TakeResult } from './rate-limit.ts';
 export { sourceUrlOverride, sourceUrlVariable } from './source-url.ts';

@@ -330,4 +330,17 @@ describe('plugin http: limits', () => {
     expect(elapsed).toBeGreaterThanOrEqual(580);
     expect(elapsed).toBeLessThan(2_000);
   });
+  it('with a time budget, a request whose turn would leave less than 1 s of it fails at once as BUSY, saying the pacing and the wait', async () => {
+    const h = make({ displayName: 'Test Source', limits: { timeoutMs: 5_000, maxBytes: 1_000, ratePerSec: 1 / 3 } });
+    const events: unknown[] = [];
+    const context = { budgetMs: 3_500, onPacing: (e: unknown) => events.push(e) };
+    const t0 = performance.now();
+    const [first, second] = await Promise.allSettled([h.fetch(api('/json'), {}, context), h.fetch(api('/json'), {}, context)]);
+    expect(performance.now() - t0).toBeLessThan(1_000);
+    expect(first.status).toBe('fulfilled');
+    const error = (second as PromiseRejectedResult).reason as Error & { code: string; details: Record<string, unknown> };
+    expect(error).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_HTTP_BUSY', kind: 'unavailable', details: { pluginId: 'test-source', retryAfterSec: 3 } });
+    expect(error.message).toBe('Test Source is rate-limited to one request every 3 s; try again in 3 s.');
+    expect(events).toEqual([{ waitedMs: 0 }, { busy: true, retryAfterMs: expect.closeTo(3_000, -2) }]);
+  });
 });

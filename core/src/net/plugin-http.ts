@@ -14,6 +14,7 @@ import { isRefusedAddress } from './address-policy.ts';
 import {
   HTTP_ADDRESS_REFUSED,
   HTTP_BAD_REQUEST,
+  HTTP_BUSY,
   HTTP_BAD_URL,
   HTTP_HOST_NOT_GRANTED,
   HTTP_NETWORK,
@@ -24,7 +25,7 @@ import {
   pluginHttpError,
 } from './errors.ts';
 import { grantFor, normalizeHost, type HostGrant } from './grants.ts';
-import { createRateLimiter, systemClock, type Clock } from './rate-limit.ts';
+import { createRateLimiter, describeRate, systemClock, type Clock } from './rate-limit.ts';
 
 /**
  * The grants of Tagsonic's own downloads (a source's cover copied into a file): any host whose addresses are
@@ -61,6 +62,8 @@ export interface PluginHttpOptions {
   trustedOrigins?: readonly string[];
   /** Default `Tagsonic-plugin/<pluginId>`. */
   userAgent?: string;
+  /** The source's name for messages ("iTunes is rate-limited to …"). Default the plugin id. */
+  displayName?: string;
   limits: PluginHttpLimits;
   lookup?: ResolveHost;
   /**
@@ -94,6 +97,24 @@ export interface PluginFetchResult {
   url: string;
 }
 
+/**
+ * What the host knows about a call that the plugin does not say: how long its caller can still wait (a plugin
+ * invocation's wall-clock limit), and a report of the time it spent waiting for its pacing turn.
+ */
+export interface PluginFetchContext {
+  /**
+   * Time left to the caller, in ms. A request whose pacing turn would leave less than {@link MIN_REQUEST_MS} of
+   * it is not queued: it fails at once with `TAGSONIC_ERR_PLUGIN_HTTP_BUSY` (`details.retryAfterSec`), since
+   * waiting would only end in the caller's timeout. Without it, a request waits as long as its turn takes.
+   */
+  budgetMs?: number;
+  /** Called once per pacing decision: the ms waited for a turn, or `busy` with when a turn would be free. */
+  onPacing?: (event: { waitedMs: number } | { busy: true; retryAfterMs: number }) => void;
+}
+
+/** The least time a request is left for its own exchange after waiting for its turn (see PluginFetchContext). */
+export const MIN_REQUEST_MS = 1_000;
+
 /** The SDK's one-object form of a call (`HttpRequest` in @tagsonic/sdk): the URL beside the options. */
 export interface PluginFetchRequest extends PluginFetchOptions {
   url: string;
@@ -106,7 +127,7 @@ export interface PluginHttp {
    * `fetch(url, options)` or, as the SDK documents it, `fetch({ url, ...options })`. Arguments come from
    * plugin code, so every field is checked here, whatever the types say.
    */
-  fetch(request: string | PluginFetchRequest, options?: PluginFetchOptions): Promise<PluginFetchResult>;
+  fetch(request: string | PluginFetchRequest, options?: PluginFetchOptions, context?: PluginFetchContext): Promise<PluginFetchResult>;
 }
 
 const MAX_REDIRECTS = 5;
@@ -135,6 +156,28 @@ export function createPluginHttp(options: PluginHttpOptions): PluginHttp {
   const userAgent = options.userAgent ?? `Tagsonic-plugin/${pluginId}`;
   const fail = (code: string, message: string, url?: string, cause?: unknown) =>
     pluginHttpError(code, message, url === undefined ? { pluginId } : { pluginId, url }, cause);
+  const displayName = options.displayName ?? pluginId;
+
+  /**
+   * Waits for the plugin's next pacing turn, or refuses at once with BUSY when the turn would leave the caller
+   * less than MIN_REQUEST_MS of its budget (`startedAt`: when the call began, so redirects share one budget).
+   */
+  const takeTurn = async (url: URL, context: PluginFetchContext | undefined, startedAt: number): Promise<void> => {
+    const budget = context?.budgetMs;
+    const maxWaitMs = budget === undefined ? Infinity : Math.max(0, budget - (clock.now() - startedAt) - MIN_REQUEST_MS);
+    const turn = await limiter.take(maxWaitMs);
+    if (turn.ok) {
+      context?.onPacing?.({ waitedMs: turn.waitedMs });
+      return;
+    }
+    context?.onPacing?.({ busy: true, retryAfterMs: turn.retryAfterMs });
+    const retryAfterSec = Math.max(1, Math.ceil(turn.retryAfterMs / 1000));
+    throw pluginHttpError(
+      HTTP_BUSY,
+      `${displayName} is rate-limited to ${describeRate(limiter.ratePerSec)}; try again in ${retryAfterSec} s.`,
+      { pluginId, url: url.href, retryAfterSec },
+    );
+  };
 
   /** The lookup a connection to `url` uses: resolves, then refuses if any address is off limits. */
   const guardedLookup = (url: URL, trusted: boolean): LookupFunction => (hostname, lookupOptions, callback) => {
@@ -187,7 +230,8 @@ export function createPluginHttp(options: PluginHttpOptions): PluginHttp {
 
   return {
     baseUrl,
-    async fetch(request, options) {
+    async fetch(request, options, context) {
+      const startedAt = clock.now();
       const opts: PluginFetchOptions = (typeof request === 'string' ? options : request) ?? {};
       const input: unknown = typeof request === 'string' ? request : (request as PluginFetchRequest | null)?.url;
       if (typeof opts !== 'object' || typeof input !== 'string') {
@@ -211,7 +255,7 @@ export function createPluginHttp(options: PluginHttpOptions): PluginHttp {
       const connectTimeoutMs = Math.min(limits.connectTimeoutMs ?? 10_000, timeoutMs);
 
       let target = checkTarget(url);
-      await limiter.take();
+      await takeTurn(url, context, startedAt);
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(), timeoutMs);
       try {
@@ -235,7 +279,7 @@ export function createPluginHttp(options: PluginHttpOptions): PluginHttp {
               headers = without(headers, ['content-type']);
             }
             url = next;
-            await limiter.take();
+            await takeTurn(url, context, startedAt);
             continue;
           }
           const bytes = method === 'HEAD' ? Buffer.alloc(0) : await readBody(res, url);

@@ -49,3 +49,17 @@ describe('rate limiter', () => {
     expect(clock.now()).toBe(0);
   });
 });
+
+describe('rate limiter with a wait budget', () => {
+  it('a turn further away than maxWaitMs is refused at once, with when it would come, and leaves the queue as it was', async () => {
+    const clock = fakeClock();
+    const limiter = createRateLimiter(1 / 3, 1, clock);
+    expect(await limiter.take(0)).toEqual({ ok: true, waitedMs: 0 });
+    expect(await limiter.take(2_000)).toEqual({ ok: false, retryAfterMs: 3_000 });
+    expect(clock.now()).toBe(0);
+    // The refusal took no turn: the next caller with enough budget gets the 3 s slot, not a 6 s one.
+    expect(await limiter.take(3_000)).toEqual({ ok: true, waitedMs: 3_000 });
+    expect(clock.now()).toBe(3_000);
+    expect(await limiter.take(1_000)).toEqual({ ok: false, retryAfterMs: 3_000 });
+  });
+});

@@ -241,6 +241,14 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_PLUGIN_PACKAGE_NO_ENTRY: { zh: '插件包中缺少清单指定的入口文件', en: "The plugin package lacks the entry file its manifest names." },
   // A source's cover downloaded by the server (update_id3 with a candidate's album_img URL)
   TAGSONIC_ERR_TAGS_COVER_FETCH: (serverMessage: string): Text => coverFetch(serverMessage),
+  // A source asked more often than its pacing allows ("iTunes is rate-limited to one request every 3 s; try again in 7 s.")
+  TAGSONIC_ERR_PLUGIN_HTTP_BUSY: (serverMessage: string): Text => {
+    const source = /^(.+?) is rate-limited/.exec(serverMessage)?.[1] ?? '';
+    const wait = /try again in (\d+) s/.exec(serverMessage)?.[1];
+    return wait
+      ? { zh: `数据源${source ? ` ${source} ` : ''}正忙（限速，其他查询正在排队），请 ${wait} 秒后再试`, en: `${source || 'The source'} is busy (rate-limited, other lookups are queued); try again in ${wait} s.` }
+      : { zh: '数据源正忙（限速，其他查询正在排队），请稍后再试', en: 'The source is busy (rate-limited, other lookups are queued); try again shortly.' };
+  },
 };
 
 /** Why a source's cover could not be downloaded, read from the server's words (one code, several reasons). */
