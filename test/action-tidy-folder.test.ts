@@ -92,7 +92,7 @@ describe('tidy-folder', () => {
     expect(dry.map((r) => r.result)).toEqual([
       {
         status: 'success',
-        report: { folder: at('Incoming', 'A'), moved: 2, in_place: 0, failed: 0 },
+        report: { folder: at('Incoming', 'A'), moved: 2, in_place: 0, gone: 0, failed: 0 },
         changes: [
           { path: at('Incoming', 'A', '01.flac'), kind: 'move', before: at('Incoming', 'A', '01.flac'), after: at('Library', 'Tester', 'Alpha', '01 (2).flac') },
           { path: at('Incoming', 'A', '01.lrc'), kind: 'move', before: at('Incoming', 'A', '01.lrc'), after: at('Library', 'Tester', 'Alpha', '01 (2).lrc') },
@@ -103,7 +103,7 @@ describe('tidy-folder', () => {
       },
       {
         status: 'success',
-        report: { folder: at('Incoming', 'B'), moved: 1, in_place: 0, failed: 0 },
+        report: { folder: at('Incoming', 'B'), moved: 1, in_place: 0, gone: 0, failed: 0 },
         changes: [{ path: at('Incoming', 'B', 'colon.flac'), kind: 'move', before: at('Incoming', 'B', 'colon.flac'), after: at('Library', 'a_b', longAlbum, 'colon.flac') }],
       },
     ]);
@@ -128,6 +128,10 @@ describe('tidy-folder', () => {
     // Tidy again: nothing moves.
     const again = await action.runAll([at('Library')], opts);
     expect(again.map((r) => r.result.status)).toEqual(['skip', 'skip', 'skip']);
+    // The first item delivered again (a worker died after its moves): its tracks are gone, nothing is redone.
+    expect(await action.runItem(plan.items[0]!, opts)).toEqual({
+      status: 'skip', reason: '2 tracks are no longer in the folder', report: { folder: at('Incoming', 'A'), moved: 0, in_place: 0, gone: 2, failed: 0 },
+    });
   });
 
   it('file_name templates are sanitised too (CON, a:b) and a root outside the media folder is refused per item, files left alone', async () => {

@@ -63,9 +63,18 @@ export default defineBatchAction<Grants>({
     let moved = 0;
     let inPlace = 0;
 
+    let gone = 0;
     for (const path of item.paths) {
       try {
-        const tags = await caps.tags.read({ path });
+        const tags = await caps.tags.read({ path }).catch((error: { code?: string }) => {
+          if (error.code === 'TAGSONIC_ERR_PLUGIN_NOT_FOUND') return null;
+          throw error;
+        });
+        // Gone since planning (moved by hand, or by this item before a worker crashed and the item ran again).
+        if (!tags) {
+          gone++;
+          continue;
+        }
         const wanted = targetOf(path, tags, tidy);
         if (wanted === path) {
           inPlace++;
@@ -99,8 +108,9 @@ export default defineBatchAction<Grants>({
       }
     }
 
-    const report: JsonValue = { folder: item.key, moved, in_place: inPlace, failed: failures.length };
+    const report: JsonValue = { folder: item.key, moved, in_place: inPlace, gone, failed: failures.length };
     if (failures.length > 0) return { status: 'fail', reason: failures.join('; '), changes, report };
+    if (moved === 0 && gone > 0) return { status: 'skip', reason: `${gone} track${gone === 1 ? ' is' : 's are'} no longer in the folder`, report };
     if (moved === 0) return { status: 'skip', reason: 'already tidy: every track is where the levels put it', report };
     return { status: 'success', changes, report };
   },
