@@ -275,4 +275,18 @@ describe('a third-party tag source from upload to a saved file', { timeout: 120_
     await shot('09-results-dark');
     await page.evaluate(() => localStorage.setItem('theme', 'light'));
   });
+
+  it('/mod counts the lookups in the source\'s health, none failed', async () => {
+    // Two searches (the light and the dark lookup); workers flush health every few seconds.
+    await expect
+      .poll(async () => {
+        await page.goto(`${server.base}/mod`);
+        await page.locator('[data-testid="plugin-list"]:not([data-loading])').waitFor();
+        return row('deezer').getByTestId('plugin-health').textContent();
+      }, { timeout: 30_000, interval: 2000 })
+      .toContain('调用 2 次');
+    expect(await row('deezer').getByTestId('plugin-health').textContent()).toContain('失败 0 次');
+    expect(await row('deezer').locator('[data-health="failing"]').count()).toBe(0);
+    await shot('10-health');
+  });
 });
