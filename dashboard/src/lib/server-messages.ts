@@ -249,6 +249,22 @@ const CATALOGUE: Record<string, Entry> = {
       ? { zh: `数据源${source ? ` ${source} ` : ''}正忙（限速，其他查询正在排队），请 ${wait} 秒后再试`, en: `${source || 'The source'} is busy (rate-limited, other lookups are queued); try again in ${wait} s.` }
       : { zh: '数据源正忙（限速，其他查询正在排队），请稍后再试', en: 'The source is busy (rate-limited, other lookups are queued); try again shortly.' };
   },
+  // Batch action tasks (the task engine: creating, applying, undoing, the report's actions)
+  TAGSONIC_ERR_TASK_NOTHING_SELECTED: { zh: '请先勾选文件或文件夹！', en: 'Tick files or folders first!' },
+  TAGSONIC_ERR_TASK_TOO_MANY_ITEMS: { zh: '选中的音频文件太多，请少选几个文件夹', en: 'The selection holds too many audio files; select fewer folders.' },
+  TAGSONIC_ERR_TASK_PLAN_INVALID: { zh: '批量操作插件给出的任务列表无效', en: 'The batch action planned an invalid item list.' },
+  TAGSONIC_ERR_TASK_NOT_A_DRY_RUN: { zh: '只有预览任务可以应用', en: 'Only a dry run can be applied.' },
+  TAGSONIC_ERR_TASK_DRY_RUN_UNFINISHED: { zh: '预览还在运行，完成后再应用', en: 'The dry run is still running; apply it once it has finished.' },
+  TAGSONIC_ERR_TASK_ALREADY_APPLIED: { zh: '这个预览已经应用过了', en: 'This dry run was applied already.' },
+  TAGSONIC_ERR_TASK_NOT_YOURS: { zh: '只能操作自己的任务', en: 'You can only act on your own tasks.' },
+  TAGSONIC_ERR_TASK_RUNNING: { zh: '任务还在运行，请先停止或等待完成', en: 'The task is still running; stop it or wait for it to finish first.' },
+  TAGSONIC_ERR_TASK_BAD_SECTION: { zh: '任务详情中没有这个分类', en: 'The report has no such section.' },
+  TAGSONIC_ERR_TASK_ITEM_NOT_FOUND: { zh: '任务项不存在', en: 'No such task item.' },
+  TAGSONIC_ERR_TASK_ITEM_NOT_QUEUED: { zh: '该项已开始运行或已完成，无法停止', en: 'The item is running or finished already; it cannot be stopped.' },
+  TAGSONIC_ERR_TASK_ITEM_NOT_FINISHED: { zh: '只有已完成的项可以修改状态', en: 'Only a finished item can change its status.' },
+  TAGSONIC_ERR_TASK_ITEM_RESULT_INVALID: { zh: '批量操作插件返回的结果无效', en: 'The batch action returned an invalid result.' },
+  TAGSONIC_ERR_TASK_ITEM_CRASHED: { zh: '处理该项时服务器多次崩溃，已放弃', en: 'A worker stopped while running this item several times; it is not tried again.' },
+  TAGSONIC_ERR_PLUGIN_NOT_AN_ACTION: { zh: '该插件不是批量操作插件', en: 'The plugin is not a batch action.' },
 };
 
 /** Why a source's cover could not be downloaded, read from the server's words (one code, several reasons). */
