@@ -5,13 +5,16 @@
  * takes `name (2)`), a dry run that touches nothing and lists exactly the moves the real run makes. Checked by file
  * listing, file bytes and ffprobe (an independent reader).
  */
+import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAudio, probeTags } from './support/audio.ts';
 import { listFiles, openFileActionHost, type FileActionHost } from './support/file-actions.ts';
 import { numbered, sanitizeName, utf8Length } from '../plugins/tidy-folder/src/names.ts';
 import { levelValue } from '../plugins/tidy-folder/src/template.ts';
+import { loserOf, parseCleanRules, songIdentity } from '../plugins/tidy-folder/src/clean.ts';
 
 let host: FileActionHost;
 const at = (...parts: string[]) => path.join(host.media, ...parts);
@@ -148,5 +151,82 @@ describe('tidy-folder', () => {
     expect(outside[0]!.result).toMatchObject({ status: 'fail', reason: expect.stringContaining('_CON.mp3:') });
     expect(outside[0]!.result.reason).toMatch(/outside|media/i);
     expect(await listFiles(at('Library', 'By title'))).toEqual(['_CON.mp3', 'a_b.flac', 'cover.jpg']);
+  });
+});
+
+describe('tidy-folder clean-music (rule_form)', () => {
+  it('the rules say which copy goes: format priority first, then size, bitrate, sample rate, name length', () => {
+    const rules = parseCleanRules({ is_clean_music: true })!;
+    expect(rules).toEqual({ formatPriority: ['flac', 'mp3'], size: 'smaller', bitrate: 'none', sample: 'none', name: 'none', action: 'delete', targetDir: null });
+    const f = (name: string, size: number, extra: object = {}) => ({ path: `/m/${name}`, name, size, ...extra });
+    expect(loserOf(f('a.mp3', 9e6), f('a.flac', 1e6), rules)).toBe('arriving');
+    expect(loserOf(f('a.flac', 1e6), f('a.ogg', 9e6), rules)).toBe('present');
+    expect(loserOf(f('a.mp3', 1e6), f('a.mp3', 2e6), rules)).toBe('arriving');
+    expect(loserOf(f('a.mp3', 3e6), f('a.mp3', 2e6), rules)).toBe('present');
+    const byBitrate = parseCleanRules({ is_clean_music: true, clean_size_rule: 'none', clean_bitrate_rule: 'smaller', clean_name_rule: 'larger' })!;
+    expect(loserOf(f('a.mp3', 1, { bitrate: 128000 }), f('a.mp3', 1, { bitrate: 320000 }), byBitrate)).toBe('arriving');
+    expect(loserOf(f('a (1).mp3', 1, { bitrate: 320000 }), f('a.mp3', 1, { bitrate: 320000 }), byBitrate)).toBe('arriving');
+    expect(loserOf(f('a.mp3', 1, { bitrate: 320000 }), f('a.mp3', 1, { bitrate: 320000 }), byBitrate)).toBe('arriving');
+    expect(songIdentity('晴天 (2).MP3')).toBe(songIdentity('晴天.flac'));
+    expect(parseCleanRules({ is_clean_music: false })).toBeNull();
+    expect(() => parseCleanRules({ is_clean_music: true, clean_size_rule: 'biggest' })).toThrow('clean_size_rule must be larger, smaller or none');
+  });
+
+  it('keeps the best copy of a song in the target folder, deleting the others; a dry run lists exactly that', async () => {
+    const action = await host.action('tidy-folder');
+    await mkdir(at('In2', 'X'), { recursive: true });
+    await mkdir(at('Lib2', 'Jay', 'Qing'), { recursive: true });
+    const tags = { title: '晴天', artist: 'Jay', album: 'Qing' };
+    await makeAudio(at('In2', 'X', '晴天.flac'), { tags });
+    await makeAudio(at('In2', 'X', '晴天.mp3'), { tags });
+    await makeAudio(at('Lib2', 'Jay', 'Qing', '晴天.mp3'), { tags });
+    const opts = { root_path: at('Lib2'), dir_list: [{ value: 'artist' }, { value: 'album' }], rule_form: { is_clean_music: true } };
+    const before = await listFiles(host.media);
+    const dry = await action.runAll([at('In2')], opts, true);
+    expect(await listFiles(host.media)).toEqual(before);
+    const q = (name: string) => at('Lib2', 'Jay', 'Qing', name);
+    expect(dry.map((r) => r.result)).toEqual([{
+      status: 'success',
+      report: { folder: at('In2', 'X'), moved: 1, in_place: 0, gone: 0, failed: 0, cleaned: 2 },
+      changes: [
+        { path: q('晴天.mp3'), kind: 'delete', before: q('晴天.mp3'), after: null },
+        { path: at('In2', 'X', '晴天.flac'), kind: 'move', before: at('In2', 'X', '晴天.flac'), after: q('晴天.flac') },
+        { path: at('In2', 'X', '晴天.mp3'), kind: 'delete', before: at('In2', 'X', '晴天.mp3'), after: null },
+      ],
+    }]);
+    const real = await action.runAll([at('In2')], opts);
+    expect(real.map((r) => r.result)).toEqual(dry.map((r) => r.result));
+    expect(await listFiles(at('Lib2'))).toEqual(['Jay/Qing/晴天.flac']);
+    expect(await listFiles(at('In2'))).toEqual([]);
+    expect(await probeTags(q('晴天.flac'))).toMatchObject({ title: '晴天' });
+  });
+
+  it("'move' puts the copy that goes into 重复音乐 under the root (never over a file), with its lyrics", async () => {
+    const action = await host.action('tidy-folder');
+    await mkdir(at('In3', 'Y'), { recursive: true });
+    await makeAudio(at('In3', 'Y', '晴天.ogg'), { tags: { title: '晴天', artist: 'Jay', album: 'Qing' } });
+    await writeFile(at('In3', 'Y', '晴天.lrc'), '[00:01.00]晴天');
+    const opts = { root_path: at('Lib2'), dir_list: [{ value: 'artist' }, { value: 'album' }], rule_form: { is_clean_music: true, clean_delete_rule: 'move' } };
+    const [only] = await action.runAll([at('In3')], opts);
+    expect(only!.result).toMatchObject({ status: 'success', report: { moved: 0, cleaned: 1 } });
+    expect(await listFiles(at('Lib2'))).toEqual(['Jay/Qing/晴天.flac', '重复音乐/晴天.lrc', '重复音乐/晴天.ogg']);
+  });
+
+  it('a bitrate rule reads both files with ffprobe through the host: the lower bitrate goes', async () => {
+    const action = await host.action('tidy-folder');
+    await mkdir(at('In4', 'Z'), { recursive: true });
+    await mkdir(at('Lib4', 'Jay'), { recursive: true });
+    const encode = (file: string, kbps: number) => promisify(execFile)('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i',
+      'sine=frequency=440:duration=3', '-b:a', `${kbps}k`, '-metadata', 'artist=Jay', file]);
+    await encode(at('In4', 'Z', 'song.mp3'), 320);
+    await encode(at('Lib4', 'Jay', 'Song.mp3'), 64);
+    const opts = { root_path: at('Lib4'), dir_list: [{ value: 'artist' }],
+      rule_form: { is_clean_music: true, clean_format_priority: ['mp3'], clean_size_rule: 'none', clean_bitrate_rule: 'smaller' } };
+    const [only] = await action.runAll([at('In4')], opts);
+    expect(only!.result.changes).toEqual([
+      { path: at('Lib4', 'Jay', 'Song.mp3'), kind: 'delete', before: at('Lib4', 'Jay', 'Song.mp3'), after: null },
+      { path: at('In4', 'Z', 'song.mp3'), kind: 'move', before: at('In4', 'Z', 'song.mp3'), after: at('Lib4', 'Jay', 'song.mp3') },
+    ]);
+    expect(await listFiles(at('Lib4'))).toEqual(['Jay/song.mp3']);
   });
 });

@@ -11,10 +11,11 @@
  */
 import { defineBatchAction, type BatchChange, type CapabilitiesFor, type BatchItem, type FileEntry, type JsonValue, type Manifest } from '@tagsonic/sdk';
 import { baseOf, dirOf, extOf, joinPath, numbered, sanitizeName, stemOf } from './names.ts';
+import { loserOf, songIdentity, type Facts } from './clean.ts';
 import { parseOptions, type TidyOptions } from './options.ts';
 import { levelValue, renderTemplate, variablesOf } from './template.ts';
 
-type Grants = Manifest & { permissions: { tags: { access: 'read'; reason: string }; files: { access: 'write'; reason: string } } };
+type Grants = Manifest & { permissions: { tags: { access: 'read'; reason: string }; files: { access: 'write'; reason: string }; ffmpeg: { reason: string } } };
 
 /** core/files/icons.ts AUDIO_EXTENSIONS. */
 const AUDIO = /\.(mp3|flac|m4a|m4b|mp4a|aac|alac|ogg|oga|opus|spx|wav|aif|aiff|aifc|ape|wv|wma|asf|mpc|tta|dsf|dff)$/i;
@@ -23,6 +24,8 @@ const COVER_NAMES = ['cover.jpg', 'cover.jpeg', 'cover.png', 'cover.webp', 'fold
 const MAX_FILES = 200_000;
 /** `name (2)` … `name (999)`: beyond that something is wrong with the library, and the track is left alone. */
 const MAX_SUFFIX = 999;
+/** Where rule_form's `move` puts the copies it does not keep, under the tidy root, unless clean_target_dir says. */
+const DUPLICATES_FOLDER = '重复音乐';
 
 type Caps = CapabilitiesFor<Grants>;
 
@@ -64,6 +67,25 @@ export default defineBatchAction<Grants>({
     let inPlace = 0;
 
     let gone = 0;
+    let cleaned = 0;
+    /** Paths this item deleted or moved away: free for the names chosen after them, in a dry run too. */
+    const removed = new Set<string>();
+    /** Clean-music: per target folder, its audio files by song, as this item has changed them (dry run too). */
+    const views = new Map<string, Map<string, Facts>>();
+    const viewOf = async (folder: string): Promise<Map<string, Facts>> => {
+      let view = views.get(folder);
+      if (view) return view;
+      view = new Map();
+      const entry = await caps.files.stat({ path: folder });
+      if (entry?.type === 'directory') {
+        for (const e of (await caps.files.list({ path: folder })).entries) {
+          const key = songIdentity(e.name);
+          if (e.type === 'file' && AUDIO.test(e.name) && !view.has(key)) view.set(key, { path: e.path, name: e.name, size: e.size });
+        }
+      }
+      views.set(folder, view);
+      return view;
+    };
     for (const path of item.paths) {
       try {
         const tags = await caps.tags.read({ path }).catch((error: { code?: string }) => {
@@ -80,8 +102,21 @@ export default defineBatchAction<Grants>({
           inPlace++;
           continue;
         }
+        if (tidy.clean) {
+          const view = await viewOf(dirOf(wanted));
+          const present = view.get(songIdentity(baseOf(wanted)));
+          if (present && present.path !== path && !removed.has(present.path)) {
+            const arriving: Facts = { path, name: baseOf(path), size: (await caps.files.stat({ path }))?.size ?? 0 };
+            if (tidy.clean.bitrate !== 'none' || tidy.clean.sample !== 'none') await probe(caps, [arriving, present]);
+            const loser = loserOf(arriving, present, tidy.clean) === 'arriving' ? arriving : present;
+            changes.push(...(await discard(caps, loser, tidy, { taken, removed, dryRun })));
+            cleaned++;
+            if (loser === arriving) continue;
+            view.delete(songIdentity(baseOf(wanted)));
+          }
+        }
         const lrc = await caps.files.stat({ path: joinPath(dirOf(path), `${stemOf(path)}.lrc`) });
-        const target = await freeTarget(caps, wanted, taken, lrc !== null);
+        const target = await freeTarget(caps, wanted, taken, lrc !== null, removed);
         if (!target) {
           failures.push(`${baseOf(path)}: ${baseOf(wanted)} and its numbered names up to (${MAX_SUFFIX}) are taken`);
           continue;
@@ -94,6 +129,11 @@ export default defineBatchAction<Grants>({
           changes.push({ path: lrc.path, kind: 'move', before: lrc.path, after: lrcTarget });
         }
         if (!targetFolders.includes(dirOf(target))) targetFolders.push(dirOf(target));
+        if (tidy.clean) {
+          const real = dryRun ? path : target;
+          const size = (await caps.files.stat({ path: real }))?.size ?? 0;
+          (await viewOf(dirOf(target))).set(songIdentity(baseOf(target)), { path: target, real, name: baseOf(target), size });
+        }
         moved++;
       } catch (error) {
         failures.push(`${baseOf(path)}: ${(error as Error).message}`);
@@ -108,8 +148,9 @@ export default defineBatchAction<Grants>({
       }
     }
 
-    const report: JsonValue = { folder: item.key, moved, in_place: inPlace, gone, failed: failures.length };
+    const report: JsonValue = { folder: item.key, moved, in_place: inPlace, gone, failed: failures.length, ...(tidy.clean ? { cleaned } : {}) };
     if (failures.length > 0) return { status: 'fail', reason: failures.join('; '), changes, report };
+    if (moved === 0 && cleaned > 0) return { status: 'success', changes, report };
     if (moved === 0 && gone > 0) return { status: 'skip', reason: `${gone} track${gone === 1 ? ' is' : 's are'} no longer in the folder`, report };
     if (moved === 0) return { status: 'skip', reason: 'already tidy: every track is where the levels put it', report };
     return { status: 'success', changes, report };
@@ -133,19 +174,59 @@ function targetOf(path: string, tags: Parameters<typeof levelValue>[2], tidy: Ti
  * the track has lyrics, whose `.lrc` is free too, so the pair keeps one stem. The host's move refuses an
  * existing target anyway (never overwrites); this picks the name it will accept.
  */
-async function freeTarget(caps: Caps, wanted: string, taken: Set<string>, withLyrics: boolean): Promise<string | null> {
+async function freeTarget(caps: Caps, wanted: string, taken: Set<string>, withLyrics: boolean, removed: Set<string>): Promise<string | null> {
   const folder = dirOf(wanted);
+  const occupied = async (path: string) => taken.has(path) || (!removed.has(path) && (await caps.files.stat({ path })) !== null);
   for (let n = 1; n <= MAX_SUFFIX; n++) {
     const candidate = n === 1 ? wanted : joinPath(folder, numbered(baseOf(wanted), n));
-    if (taken.has(candidate)) continue;
-    if (await caps.files.stat({ path: candidate })) continue;
+    if (await occupied(candidate)) continue;
     const lrc = joinPath(folder, `${stemOf(candidate)}.lrc`);
-    if (withLyrics && (taken.has(lrc) || (await caps.files.stat({ path: lrc })))) continue;
+    if (withLyrics && (await occupied(lrc))) continue;
     taken.add(candidate);
     if (withLyrics) taken.add(lrc);
     return candidate;
   }
   return null;
+}
+
+/**
+ * The copy of a song the clean-music rules do not keep, with its `.lrc`: deleted, or moved into the duplicates
+ * folder (under a free name: never over a file).
+ */
+async function discard(caps: Caps, loser: Facts, tidy: TidyOptions, state: { taken: Set<string>; removed: Set<string>; dryRun: boolean }): Promise<BatchChange[]> {
+  const rules = tidy.clean!;
+  const path = loser.path;
+  const lyricsOf = (p: string) => joinPath(dirOf(p), `${stemOf(p)}.lrc`);
+  const lrc = await caps.files.stat({ path: lyricsOf(loser.real ?? path) });
+  const files = lrc ? [path, lyricsOf(path)] : [path];
+  const changes: BatchChange[] = [];
+  if (rules.action === 'delete') {
+    for (const file of files) {
+      if (!state.dryRun) await caps.files.delete({ path: file });
+      changes.push({ path: file, kind: 'delete', before: file, after: null });
+    }
+  } else {
+    const folder = rules.targetDir ?? joinPath(tidy.root, DUPLICATES_FOLDER);
+    const to = await freeTarget(caps, joinPath(folder, baseOf(path)), state.taken, lrc !== null, state.removed);
+    if (!to) throw new Error(`no free name for ${baseOf(path)} in ${folder}`);
+    const targets = lrc ? [to, joinPath(dirOf(to), `${stemOf(to)}.lrc`)] : [to];
+    for (const [i, file] of files.entries()) {
+      if (!state.dryRun) await caps.files.move({ from: file, to: targets[i]! });
+      changes.push({ path: file, kind: 'move', before: file, after: targets[i]! });
+    }
+  }
+  for (const file of files) state.removed.add(file);
+  return changes;
+}
+
+/** Bitrate and sample rate for the rules that compare them (ffprobe through the host's probe preset). */
+async function probe(caps: Caps, files: Facts[]): Promise<void> {
+  for (const f of files) {
+    if (f.bitrate !== undefined) continue;
+    const info = await caps.ffmpeg.run({ preset: 'probe', input: f.real ?? f.path });
+    f.bitrate = info.bitrate;
+    f.sampleRate = info.sampleRate;
+  }
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
- * The tidyFolder payload (doc 1 §7: root_path, dir_list, rule_form) checked once, in `plan`, so a bad dialog is
+ * The tidyFolder payload (doc 1 §7: root_path, dir_list, rule_form — see clean.ts) checked once, in `plan`, so a bad dialog is
  * refused when the task is created rather than failing every item; `runItem` parses the same options again
  * (items may run on another worker) and gets the same answer.
  */
 import { PluginError, type JsonValue } from '@tagsonic/sdk';
+import { parseCleanRules, type CleanRules } from './clean.ts';
 import { checkTemplate, DIMENSIONS, type Dimension } from './template.ts';
 
 export interface Level { value: Dimension; value2?: string }
@@ -13,6 +14,8 @@ export interface TidyOptions {
   levels: Level[];
   /** A `${var}` template for the file name (the extension is kept); absent: the file keeps its name. */
   fileName: string | null;
+  /** rule_form with is_clean_music: which of two copies of a song in one folder goes; null: no cleaning. */
+  clean: CleanRules | null;
 }
 
 /** The spec's default levels: artist, then album (doc 1 §9 "Tidy"). */
@@ -55,9 +58,5 @@ export function parseOptions(options: Record<string, JsonValue>): TidyOptions {
     fileName = options.file_name.trim();
   }
 
-  const rules = options.rule_form;
-  if (rules !== null && typeof rules === 'object' && !Array.isArray(rules) && rules.is_clean_music === true) {
-    throw invalid('rule_form: cleaning duplicate music while tidying is not available yet; untick 清理音乐 or use 重复检查');
-  }
-  return { root, levels: rawLevels === null ? DEFAULT_LEVELS : levels, fileName };
+  return { root, levels: rawLevels === null ? DEFAULT_LEVELS : levels, fileName, clean: parseCleanRules(options.rule_form) };
 }
