@@ -27,6 +27,12 @@ export const PLUGIN_ERROR_CODES = {
   closed: 'TAGSONIC_ERR_PLUGIN_CLOSED',
 } as const;
 
+/**
+ * The SDK code `http.fetch` fails with when the source's pacing turn would come after the caller's budget (the
+ * host's congestion, not the plugin's fault: see stats.ts).
+ */
+export const HTTP_BUSY = 'TAGSONIC_ERR_PLUGIN_HTTP_BUSY' satisfies SdkPluginErrorCode;
+
 /** The host's own invocation failures. */
 export type InvocationErrorCode = (typeof PLUGIN_ERROR_CODES)[keyof typeof PLUGIN_ERROR_CODES];
 

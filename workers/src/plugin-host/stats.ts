@@ -2,6 +2,12 @@
  * Health of one plugin as the /mod screen shows it: calls, failures, p50 latency over the recent calls, the
  * last success and the last error, and the auto-disable that follows `maxConsecutiveFailures` failures in a
  * row (a source whose site changed should stop being asked, visibly, until someone fixes or re-enables it).
+ *
+ * A failure caused by the host's own congestion (the plugin's request refused as busy because its pacing turn
+ * would come too late, or a timeout spent mostly waiting for pacing turns) is not the plugin's fault: it counts
+ * as a call and a failure, and becomes the last error, but it neither adds to nor resets the failures in a row
+ * (so it cannot auto-disable a source that is merely asked more often than its pacing allows), and its latency
+ * stays out of the p50 (a refusal in 0 ms says nothing about how fast the source answers).
  */
 
 export interface PluginStats {
@@ -48,11 +54,14 @@ export class PluginHealth {
     this.#stats.lastSuccessAt = new Date().toISOString();
   }
 
-  failed(ms: number, code: string, message: string): void {
-    this.#record(ms);
+  /** `congestion`: the host's pacing caused it (see above); counted, but not towards auto-disable. */
+  failed(ms: number, code: string, message: string, options: { congestion?: boolean } = {}): void {
+    if (options.congestion) this.#stats.calls++;
+    else this.#record(ms);
     this.#stats.failures++;
-    this.#stats.consecutiveFailures++;
     this.#stats.lastError = { code, message, at: new Date().toISOString() };
+    if (options.congestion) return;
+    this.#stats.consecutiveFailures++;
     if (this.#stats.consecutiveFailures >= this.#maxConsecutiveFailures && !this.#stats.disabled) {
       this.#stats.disabled = true;
       this.#stats.disabledReason = 'auto';

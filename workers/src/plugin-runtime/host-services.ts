@@ -21,6 +21,9 @@ export interface PluginHostServices {
   /** Per-plugin kv (collection `plugin_kv`, keyed by plugin id). */
   store: Store;
   progress?: (p: { done: number; total: number; message?: string }) => void;
-  /** smart_tag: search another installed source, candidates scored by the host. */
-  searchSource?: (id: string, query: SearchOptions) => Promise<ScoredSong[]>;
+  /**
+   * smart_tag: search another installed source, candidates scored by the host. `budget.budgetMs`: how long the
+   * caller will wait (the source's pacing turn that would come later is refused as busy, see Sandbox.invoke).
+   */
+  searchSource?: (id: string, query: SearchOptions, budget?: { budgetMs?: number }) => Promise<ScoredSong[]>;
 }
