@@ -23,6 +23,8 @@ import { recordRoutes } from './routes/record.ts';
 import { eventRoutes } from './routes/events.ts';
 import { scrapeRoutes } from './routes/scrape.ts';
 import { pluginRoutes } from './routes/plugins.ts';
+import { taskRoutes } from './routes/tasks.ts';
+import { auditLogRoutes } from './routes/audit-log.ts';
 import { registerSubsonic } from './subsonic/index.ts';
 import { RequestLog } from './request-log.ts';
 
@@ -66,6 +68,8 @@ export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions 
     await eventRoutes(dashboardApi, ctx);
     await scrapeRoutes(dashboardApi, ctx);
     await pluginRoutes(dashboardApi, ctx);
+    await taskRoutes(dashboardApi, ctx);
+    await auditLogRoutes(dashboardApi, ctx);
   });
   await healthRoutes(app, ctx);
   await registerSubsonic(app, ctx);

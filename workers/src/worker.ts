@@ -10,6 +10,7 @@ import { tagsWriteHandler, tagsWriteSettler } from './commands/tags-write.ts';
 import { libraryScanHandler } from './commands/scan.ts';
 import type { Scanner } from './scanner/scanner.ts';
 import { PluginPool, servePluginInvocations } from './plugin-pool/index.ts';
+import { actionItemHandler, actionSettler, ACTION_KIND_PREFIX } from './actions/index.ts';
 
 export interface WorkerDeps {
   bus: Bus;
@@ -45,6 +46,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
         'tags.write': tagsWriteSettler(deps),
         // A scan cut short is not resumed: the scan at every start covers the library again.
         [SCAN_TASK_KIND]: async () => async () => ({ status: 'fail', errorCode: NOT_RESUMABLE, error: 'Interrupted by a crash; the next scan covers the library again.' }),
+        // Batch actions: an item whose effect the journal committed is done; the others run again.
+        [`${ACTION_KIND_PREFIX}*`]: actionSettler(deps),
       },
       subjects: { 'tags.write': SUBJECTS.tagsWrite },
     });
@@ -89,6 +92,16 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   if (deps.plugins) {
     pool = new PluginPool({ registry: deps.plugins.registry, store: deps.plugins.store, bus: deps.bus, roots: deps.roots, journal: deps.journal });
     subs.push(await servePluginInvocations(deps.bus, pool, Math.max(deps.concurrency, 4)));
+    // Batch action items run where the plugins are; the concurrency bounds the sandboxes busy at once.
+    subs.push(
+      await deps.bus.consume(SUBJECTS.actionItem, actionItemHandler({ bus: deps.bus, tasks: deps.tasks, pool }), {
+        durable: 'action-item',
+        concurrency: Math.max(deps.concurrency, 2),
+        ackWaitMs: 120_000,
+        maxDeliver: 5,
+        onDeadLetter: (letter) => deps.tasks.deadLetter(letter),
+      }),
+    );
   }
   return {
     settled,

@@ -1,7 +1,8 @@
 /**
  * The host's default expansion of a batch selection into task items, for batch actions without a `plan`: each
  * selected audio file is one item, each selected folder contributes the audio files under it at every depth
- * (the file tree's "checking a node also checks its children"), in path order, each file once. Everything is
+ * (the file tree's "checking a node also checks its children"; depth 1 takes only the files directly inside, as
+ * the file list's depth rule), in path order, each file once. Everything is
  * confined to the media roots: a selected path outside them is refused, and a symlink met while walking is
  * followed only when its real path stays inside the roots (never into a folder already being walked).
  */
@@ -20,8 +21,10 @@ export interface ExpandedItem {
 }
 
 /** The selected paths (files or folders, as clients and plugins give them) → one item per audio file. */
-export async function expandSelection(roots: MediaRoots, selected: readonly string[], options: { limit?: number } = {}): Promise<ExpandedItem[]> {
+export async function expandSelection(roots: MediaRoots, selected: readonly string[], options: { limit?: number; depth?: 1 | -1 } = {}): Promise<ExpandedItem[]> {
   const limit = options.limit ?? MAX_TASK_ITEMS;
+  /** The file list's depth rule: 1 = the files directly in a selected folder, -1 (default) = all the way down. */
+  const deep = options.depth !== 1;
   const files = new Set<string>();
   const add = (file: string) => {
     files.add(file);
@@ -35,13 +38,13 @@ export async function expandSelection(roots: MediaRoots, selected: readonly stri
       if (entry.isFile()) {
         if (isAudioName(entry.name)) add(full);
       } else if (entry.isDirectory()) {
-        await walk(full, new Set(ancestors).add(full));
+        if (deep) await walk(full, new Set(ancestors).add(full));
       } else if (entry.isSymbolicLink()) {
         const inside = await roots.resolve(full).catch(() => null);
         if (!inside || ancestors.has(inside.path)) continue;
         const info = await stat(inside.path).catch(() => null);
         if (info?.isFile() && isAudioName(entry.name)) add(inside.path);
-        else if (info?.isDirectory()) await walk(inside.path, new Set(ancestors).add(inside.path));
+        else if (info?.isDirectory() && deep) await walk(inside.path, new Set(ancestors).add(inside.path));
       }
     }
   };

@@ -78,4 +78,8 @@ export interface TaskProgress {
   total: number;
   done: number;
   counts: TaskDoc['counts'];
+  /** Items finished per second since the task started (absent on events of a settle). */
+  items_per_sec?: number;
+  /** Seconds left at that pace; null before the first item finished. */
+  eta_sec?: number | null;
 }

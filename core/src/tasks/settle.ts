@@ -18,6 +18,7 @@ export type Settlement =
 export type ItemSettler = (task: TaskDoc) => Promise<(item: TaskItemDoc) => Promise<Settlement>>;
 
 export interface SettleOptions {
+  /** By task kind; a key ending in `*` covers the kinds it prefixes (`action:*`: every batch action). */
   settlers?: Record<string, ItemSettler>;
   /** Subjects of kinds whose tasks predate `TaskDoc.subject`. */
   subjects?: Record<string, string>;
@@ -142,7 +143,7 @@ async function requeuePending(deps: SettleDeps, task: TaskDoc, subject: string |
 async function settleOne(deps: SettleDeps, task: TaskDoc, options: SettleOptions): Promise<SettleReport> {
   const { tasks, items, leases } = deps;
   const subject = task.subject ?? options.subjects?.[task.kind];
-  const settler = options.settlers?.[task.kind];
+  const settler = settlerOf(options.settlers, task.kind);
   const decide = settler
     ? await settler(task)
     : async (): Promise<Settlement> =>
@@ -174,6 +175,16 @@ async function settleOne(deps: SettleDeps, task: TaskDoc, options: SettleOptions
   }
   await tasks.updateOne({ _id: task._id, settling: leases.ownerId }, { $set: { counts, settling: null } });
   return report;
+}
+
+/** The settler of a kind: its own, else the one of the longest `prefix*` key that covers it. */
+function settlerOf(settlers: Record<string, ItemSettler> | undefined, kind: string): ItemSettler | undefined {
+  if (!settlers) return undefined;
+  if (Object.hasOwn(settlers, kind)) return settlers[kind];
+  const family = Object.keys(settlers)
+    .filter((key) => key.endsWith('*') && kind.startsWith(key.slice(0, -1)))
+    .sort((a, b) => b.length - a.length)[0];
+  return family === undefined ? undefined : settlers[family];
 }
 
 async function recount(items: Collection<TaskItemDoc>, taskId: string): Promise<TaskDoc['counts']> {

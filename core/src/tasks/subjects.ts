@@ -2,6 +2,8 @@
 export const SUBJECTS = {
   /** Write tags to one file (one task item). */
   tagsWrite: 'tagsonic.cmd.tags.write',
+  /** Run one item of a batch action (`action:<pluginId>` tasks): the plugin's runItem on a worker. */
+  actionItem: 'tagsonic.cmd.action.item',
   /** Scan the media roots (one task item per scan). */
   libraryScan: 'tagsonic.cmd.library.scan',
   taskProgressed: 'tagsonic.evt.task.progressed',

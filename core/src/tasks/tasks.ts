@@ -11,6 +11,13 @@ export type { AuditLogDoc, ItemOutcome, ItemStatus, TaskDoc, TaskItemDoc, TaskPr
 
 const FINAL_ITEM: ItemStatus[] = ['success', 'fail', 'miss', 'skip', 'stop'];
 
+/** Items per second since the task started, and the seconds left at that pace (progress events, reports). */
+export function pace(task: Pick<TaskDoc, 'createdAt' | 'total'>, done: number, now = Date.now()): { items_per_sec: number; eta_sec: number | null } {
+  const seconds = Math.max((now - new Date(task.createdAt).getTime()) / 1000, 0.001);
+  const rate = done / seconds;
+  return { items_per_sec: Math.round(rate * 100) / 100, eta_sec: done >= task.total ? 0 : rate > 0 ? Math.round((task.total - done) / rate) : null };
+}
+
 /**
  * Tasks and their items: every batch action is a task with one item per file/folder, each item one
  * bus command (msgId = item id). Item state changes are conditional updates, so redelivered commands
@@ -53,10 +60,13 @@ export class Tasks {
     extra?: string;
     /** The task's id when the caller needed it before creating it (e.g. to journal work done first). */
     id?: string;
+    /** More fields kept on the task document (a batch action's plugin, options, dry-run flag). */
+    fields?: Record<string, unknown>;
   }): Promise<TaskDoc> {
     await this.leases.ensure();
     const now = new Date();
     const task: TaskDoc = {
+      ...input.fields,
       _id: input.id ?? newId(),
       kind: input.kind,
       action: input.action,
@@ -168,7 +178,7 @@ export class Tasks {
         await this.audit.updateMany({ taskId: task._id }, { $set: { status, level: task.counts.fail ? 'warning' : 'info' } });
       }
     }
-    const progress: TaskProgress = { taskId: task._id, status, total: task.total, done, counts: task.counts };
+    const progress: TaskProgress = { taskId: task._id, status, total: task.total, done, counts: task.counts, ...pace(task, done) };
     await this.bus.publish(SUBJECTS.taskProgressed, progress);
     if (done >= task.total) await this.bus.publish(SUBJECTS.taskCompleted, progress);
     return progress;
@@ -182,6 +192,98 @@ export class Tasks {
       throw conflict('TAGSONIC_ERR_TASK_NOT_RUNNING', 'The task is not running.');
     }
     await this.audit.updateMany({ taskId }, { $set: { status: 'stop' } });
+  }
+
+  /**
+   * Stops one queued item (the report's stop per row): it ends as `stop` and is counted; its command, when a
+   * worker reaches it, finds it final and does nothing. A running item is past stopping.
+   */
+  async stopItem(itemId: string): Promise<TaskProgress | null> {
+    const item = await this.items.findOne({ _id: itemId });
+    if (!item) throw notFound('TAGSONIC_ERR_TASK_ITEM_NOT_FOUND', `No task item ${itemId}.`);
+    if (item.status !== 'pending') {
+      throw conflict('TAGSONIC_ERR_TASK_ITEM_NOT_QUEUED', item.status === 'running' ? 'The item is running already; it cannot be stopped now.' : 'The item has finished already.');
+    }
+    const progress = await this.finishItem(itemId, { status: 'stop' });
+    if (!progress) throw conflict('TAGSONIC_ERR_TASK_ITEM_NOT_QUEUED', 'The item started or finished meanwhile.');
+    return progress;
+  }
+
+  /**
+   * Changes a finished item's status by hand (a missed item the user completed in the editor becomes success),
+   * moving it between the task's counts; a finished task's final status follows.
+   */
+  async setItemStatus(itemId: string, status: 'success' | 'skip' | 'fail' | 'miss'): Promise<TaskItemDoc> {
+    const item = await this.items.findOne({ _id: itemId });
+    if (!item) throw notFound('TAGSONIC_ERR_TASK_ITEM_NOT_FOUND', `No task item ${itemId}.`);
+    if (!FINAL_ITEM.includes(item.status) || item.status === 'stop') {
+      throw conflict('TAGSONIC_ERR_TASK_ITEM_NOT_FINISHED', 'Only a finished item (success, skip, fail or miss) can change its status.');
+    }
+    if (item.status === status) return item;
+    const changed = await this.items.findOneAndUpdate(
+      { _id: itemId, status: item.status },
+      { $set: { status, updatedAt: new Date(), ...(status === 'success' ? { error: null, errorCode: null } : {}) } },
+      { returnDocument: 'after' },
+    );
+    if (!changed) throw conflict('TAGSONIC_ERR_TASK_ITEM_NOT_FINISHED', 'The item changed meanwhile; reload the report.');
+    const task = await this.tasks.findOneAndUpdate(
+      { _id: item.taskId },
+      { $inc: { [`counts.${item.status}`]: -1, [`counts.${status}`]: 1 } },
+      { returnDocument: 'after' },
+    );
+    if (task && task.status !== 'running' && task.status !== 'stop') {
+      const final = finalStatus(task.counts);
+      await this.tasks.updateOne({ _id: task._id }, { $set: { status: final } });
+      await this.audit.updateMany({ taskId: task._id }, { $set: { status: final, level: task.counts.fail ? 'warning' : 'info' } });
+    }
+    return changed;
+  }
+
+  /** One page of the operation log, newest first, with the number of entries the filters match. */
+  async listAudit(filter: { action?: string; user?: string; level?: string; status?: string }, page: { page: number; pageSize: number }): Promise<{ items: AuditLogDoc[]; count: number }> {
+    const query: Record<string, unknown> = {};
+    for (const key of ['action', 'user', 'level', 'status'] as const) if (filter[key]) query[key] = filter[key];
+    const [items, count] = await Promise.all([
+      this.audit.find(query, { sort: { createdAt: -1, _id: -1 }, skip: (page.page - 1) * page.pageSize, limit: page.pageSize }),
+      this.audit.countDocuments(query),
+    ]);
+    return { items, count };
+  }
+
+  /** A task's items matching a filter (a report section: `{ status: 'miss', 'result.report.miss': 'artist' }`), in report order. */
+  async findItemsWhere(taskId: string, filter: Record<string, unknown>, page?: { skip: number; limit: number }): Promise<TaskItemDoc[]> {
+    return this.items.find({ ...filter, taskId }, { sort: { seq: 1 }, ...(page ?? {}) });
+  }
+
+  async countItemsWhere(taskId: string, filter: Record<string, unknown>): Promise<number> {
+    return this.items.countDocuments({ ...filter, taskId });
+  }
+
+  /** A task's items in one status (or several), in report order, one page at a time. */
+  async findItems(taskId: string, status: ItemStatus | ItemStatus[], page?: { skip: number; limit: number }): Promise<TaskItemDoc[]> {
+    return this.items.find({ taskId, status: Array.isArray(status) ? { $in: status } : status }, { sort: { seq: 1 }, ...(page ?? {}) });
+  }
+
+  async findItemsById(ids: string[]): Promise<TaskItemDoc[]> {
+    return this.items.find({ _id: { $in: ids } });
+  }
+
+  /** How many of a task's items are in each status. */
+  async countItems(taskId: string): Promise<Record<ItemStatus, number>> {
+    const counts = { pending: 0, running: 0, success: 0, fail: 0, miss: 0, skip: 0, stop: 0 } as Record<ItemStatus, number>;
+    await Promise.all((Object.keys(counts) as ItemStatus[]).map(async (status) => { counts[status] = await this.items.countDocuments({ taskId, status }); }));
+    return counts;
+  }
+
+  /** Sets a field of a task that is still null (or absent), once: false when it was set already. */
+  async setOnce(taskId: string, field: string, value: unknown): Promise<boolean> {
+    const res = await this.tasks.updateOne({ _id: taskId, [field]: null }, { $set: { [field]: value } });
+    return res.matchedCount > 0;
+  }
+
+  /** Stores fields on a task document (an apply's link to its dry run, an undo's outcome). */
+  async annotate(taskId: string, fields: Record<string, unknown>): Promise<void> {
+    await this.tasks.updateOne({ _id: taskId }, { $set: fields });
   }
 
   /**

@@ -19,6 +19,17 @@ export interface HostCall {
   pluginId: string;
   /** Aborted when the invocation ends (returned, failed or timed out): stop work nobody will read. */
   signal: AbortSignal;
+  /** The task this invocation works for (a batch action's item), given by the host, never by the plugin. */
+  task?: TaskBinding;
+}
+
+/**
+ * What binds one invocation to a task: effects the capabilities make during it are journaled under `taskId`
+ * (undoing the task undoes them) and stamped with `actor`, the user who started the task.
+ */
+export interface TaskBinding {
+  taskId: string;
+  actor: string;
 }
 
 /** A constant a capability namespace carries (`http.baseUrl`); copied into each fresh context. */
@@ -59,7 +70,7 @@ export interface Sandbox {
    * what it returned (or resolved to): JSON, with `Uint8Array`s as `Uint8Array`s; `undefined` comes back as
    * `null`. Throws a {@link PluginError}.
    */
-  invoke(exportName: string, options?: unknown): Promise<JsonValue>;
+  invoke(exportName: string, options?: unknown, task?: TaskBinding): Promise<JsonValue>;
   stats(): PluginStats;
   /** Lifts an automatic or manual disable and resets the consecutive-failure count. */
   enable(): void;
@@ -135,7 +146,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
    * The host side of every capability call: JSON and bytes in, an envelope (JSON and bytes) out, the message
    * only on failure. `marker` is the invocation's bytes marker (see json.ts).
    */
-  const dispatcher = (signal: AbortSignal, marker: string) => async (path: string, argsJson: string, argsBytes: unknown): Promise<[string, Uint8Array[]]> => {
+  const dispatcher = (signal: AbortSignal, marker: string, task: TaskBinding | undefined) => async (path: string, argsJson: string, argsBytes: unknown): Promise<[string, Uint8Array[]]> => {
     try {
       if (signal.aborted) throw new Error('the invocation has ended');
       const fn = typeof path === 'string' ? hostFunctions.get(path) : undefined;
@@ -145,7 +156,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       }
       const args = parseSandboxCrossing(argsJson, argsBytes, marker);
       if (!Array.isArray(args)) throw new Error('the arguments are not a list');
-      const value = await fn(args, { pluginId: id, signal });
+      const value = await fn(args, task ? { pluginId: id, signal, task } : { pluginId: id, signal });
       const reply = toSandboxCrossing({ ok: true, value: value === undefined ? null : value }, marker);
       return [reply.text, reply.bytes];
     } catch (error) {
@@ -154,7 +165,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     }
   };
 
-  const run = async (exportName: string, options: { text: string; bytes: Uint8Array[] }, marker: string): Promise<JsonValue> => {
+  const run = async (exportName: string, options: { text: string; bytes: Uint8Array[] }, marker: string, task: TaskBinding | undefined): Promise<JsonValue> => {
     const current = acquire();
     const vm = await current;
     let context: ivm.Context;
@@ -164,7 +175,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       throw classify(vm, current, error); // the isolate may have died between two invocations
     }
     const ended = new AbortController();
-    const host = new ivm.Reference(dispatcher(ended.signal, marker));
+    const host = new ivm.Reference(dispatcher(ended.signal, marker, task));
     let runner: ivm.Reference<(name: string, optionsJson: string, optionsBytes: Uint8Array[], shapeJson: string, maxResultChars: number, marker: string) => Promise<[string, Uint8Array[]]>> | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -237,7 +248,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
   return {
     id,
-    async invoke(exportName, invokeOptions) {
+    async invoke(exportName, invokeOptions, task) {
       if (closed) throw pluginError(PLUGIN_ERROR_CODES.closed, 'the plugin sandbox is closed');
       if (health.disabled) throw pluginError(PLUGIN_ERROR_CODES.disabled, `the plugin ${id} is disabled`);
       // A fresh marker per invocation: unknown to the plugin and to any upstream it reads.
@@ -250,12 +261,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       }
       const started = performance.now();
       try {
-        const value = await run(exportName, crossing, marker);
+        const value = await run(exportName, crossing, marker, task);
         health.succeeded(performance.now() - started);
         return value;
       } catch (error) {
         const failure = error instanceof PluginError ? error : pluginError(PLUGIN_ERROR_CODES.threw, messageOf(error));
-        health.failed(performance.now() - started, failure.code, failure.message);
+        // A missing export answers the host's question (has this batch action a plan?): not the plugin's failure.
+        if (failure.code !== PLUGIN_ERROR_CODES.noExport) health.failed(performance.now() - started, failure.code, failure.message);
         throw failure;
       }
     },

@@ -13,14 +13,15 @@ import type { MediaRoots } from '@tagsonic/core/media';
 import { PLUGIN_CHANGED_EVENT, PLUGIN_NOT_INSTALLED, type PluginChanged, type PluginHealthDelta, type PluginRecord, type PluginRegistry } from '@tagsonic/core/plugins';
 import type { Store } from '@tagsonic/core/store';
 import type { TagJournal } from '@tagsonic/core/tags';
-import type { SearchOptions } from '@tagsonic/sdk';
-import { PLUGIN_ERROR_CODES, type JsonValue, type PluginStats } from '../plugin-host/index.ts';
+import type { PluginKind, SearchOptions } from '@tagsonic/sdk';
+import { PLUGIN_ERROR_CODES, type JsonValue, type PluginStats, type TaskBinding } from '../plugin-host/index.ts';
 import { loadPlugin, type LoadedPlugin, type LoadPluginOptions, type ScoredSong } from '../plugin-runtime/index.ts';
 import { scoreSongs, searchQuery } from './search.ts';
 
 const PLUGIN_DISABLED = PLUGIN_ERROR_CODES.disabled;
 export const PLUGIN_SOURCE_LOOP = 'TAGSONIC_ERR_PLUGIN_SOURCE_LOOP';
 export const PLUGIN_NOT_A_SOURCE = 'TAGSONIC_ERR_PLUGIN_NOT_A_SOURCE';
+export const PLUGIN_NOT_AN_ACTION = 'TAGSONIC_ERR_PLUGIN_NOT_AN_ACTION';
 
 const DEFAULT_FLUSH_EVERY_MS = 5_000;
 
@@ -87,6 +88,14 @@ export class PluginPool {
     return scoreSongs(resource, options, result);
   }
 
+  /**
+   * Runs one export of an enabled batch action for a task: `runItem` or `plan`, its effects bound to the task
+   * (journaled under its id). A plugin that is not a batch action is refused.
+   */
+  async invokeAction(pluginId: string, exportName: 'plan' | 'runItem', options: unknown, task: TaskBinding): Promise<JsonValue> {
+    return this.#call(pluginId, exportName, options, 'batch-action', task);
+  }
+
   /** Sends every plugin's health since the previous flush to the registry. */
   async flush(): Promise<void> {
     const entries: Entry[] = [...this.#retiring];
@@ -107,12 +116,12 @@ export class PluginPool {
     for (const id of [...this.#entries.keys()]) await this.#drop(id);
   }
 
-  async #call(pluginId: string, exportName: string, options: unknown, kind?: 'tag-source'): Promise<JsonValue> {
+  async #call(pluginId: string, exportName: string, options: unknown, kind?: PluginKind, task?: TaskBinding): Promise<JsonValue> {
     if (this.#closed) throw new TagsonicError('unavailable', PLUGIN_ERROR_CODES.closed, 'The worker is shutting down.');
     const entry = await this.#entry(pluginId, kind);
     entry.inflight++;
     try {
-      return await entry.plugin.invoke(exportName, options);
+      return await entry.plugin.invoke(exportName, options, task);
     } finally {
       entry.inflight--;
       const stats = entry.plugin.sandbox.stats();
@@ -123,7 +132,7 @@ export class PluginPool {
   }
 
   /** The loaded plugin for what the registry says now, (re)loading it when that changed. */
-  async #entry(id: string, kind?: 'tag-source'): Promise<Entry> {
+  async #entry(id: string, kind?: PluginKind): Promise<Entry> {
     const record = typeof id === 'string' && id !== '' ? await this.#options.registry.get(id) : null;
     if (!record) throw new TagsonicError('not_found', PLUGIN_NOT_INSTALLED, `No plugin "${String(id)}" is installed.`, { details: { pluginId: id } });
     if (!record.enabled) {
@@ -133,6 +142,7 @@ export class PluginPool {
       });
     }
     if (kind && record.kind !== kind) {
+      if (kind === 'batch-action') throw new TagsonicError('invalid', PLUGIN_NOT_AN_ACTION, `The plugin ${record.id} is not a batch action.`, { details: { pluginId: record.id } });
       throw new TagsonicError('invalid', PLUGIN_NOT_A_SOURCE, `The plugin ${record.id} is not a tag source.`, { details: { pluginId: record.id } });
     }
     const sha256 = record.versions.find((v) => v.version === record.activeVersion)?.sha256 ?? '';
@@ -159,8 +169,12 @@ export class PluginPool {
     if (!active) throw new TagsonicError('conflict', PLUGIN_DISABLED, `The plugin ${id} is disabled.`, { details: { pluginId: id } });
     const { record } = active;
     const { roots, journal, store } = this.#options;
+    const load = this.#options.load;
     const plugin = loadPlugin({
-      ...this.#options.load,
+      ...load,
+      // A batch action's failures are its items' (an unreadable file, a bad option), each in its task's report:
+      // five in a row must not switch the action off for everyone, as they would a tag source whose site changed.
+      ...(active.manifest.kind === 'batch-action' ? { sandbox: { ...load?.sandbox, maxConsecutiveFailures: Number.MAX_SAFE_INTEGER } } : {}),
       manifest: active.manifest,
       code: active.code,
       env: this.#options.env ?? process.env,

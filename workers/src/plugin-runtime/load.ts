@@ -7,7 +7,7 @@
  */
 import { TagsonicError } from '@tagsonic/core/errors';
 import { validateManifest, type Manifest } from '@tagsonic/sdk';
-import { createSandbox, type Capabilities, type JsonValue, type Sandbox } from '../plugin-host/index.ts';
+import { createSandbox, type Capabilities, type JsonValue, type Sandbox, type TaskBinding } from '../plugin-host/index.ts';
 import {
   createPluginHttp,
   sourceUrlOverride,
@@ -76,8 +76,8 @@ export interface LoadedPlugin {
   readonly sandbox: Sandbox;
   /** The base URL the plugin was given (`caps.http.baseUrl`), or null. */
   readonly baseUrl: string | null;
-  /** Calls one of the plugin's exports (see Sandbox.invoke). */
-  invoke(exportName: string, options?: unknown): Promise<JsonValue>;
+  /** Calls one of the plugin's exports (see Sandbox.invoke); with `task`, its effects are bound to that task. */
+  invoke(exportName: string, options?: unknown, task?: TaskBinding): Promise<JsonValue>;
   /** The plugin's log, oldest first. */
   logs(): PluginLogEntry[];
   close(): void;
@@ -138,7 +138,7 @@ export function loadPlugin(options: LoadPluginOptions): LoadedPlugin {
     manifest,
     sandbox,
     baseUrl,
-    invoke: (exportName, invokeOptions) => sandbox.invoke(exportName, invokeOptions),
+    invoke: (exportName, invokeOptions, task) => sandbox.invoke(exportName, invokeOptions, task),
     logs: () => log.entries(),
     close: () => sandbox.close(),
   };

@@ -1,7 +1,8 @@
 /**
  * `caps.tags`: read and write a track's tags through core's tag engine. A write is the same journaled,
  * verified write as an edit in the editor (`safeWriteTags`: temp file → verify → rename, before/after in the
- * journal), with `plugin:<id>` as its actor, so the user can undo what a plugin wrote. Paths are confined
+ * journal), with `plugin:<id>` as its actor, so the user can undo what a plugin wrote; a write made for a task
+ * (a batch action's item) carries the task's id, so undoing the task undoes it. Paths are confined
  * to the media roots on every call; `write` exists only with `tags: write` and re-checks the grant.
  */
 import type { MediaRoots } from '@tagsonic/core/media';
@@ -36,13 +37,13 @@ export function tagsCapability(pluginId: string, roots: MediaRoots, journal: Tag
   };
   if (access !== 'write') return { read };
 
-  const write: HostFunction = async (args) => {
+  const write: HostFunction = async (args, call) => {
     if (access !== 'write') throw denied('tags.write needs the tags write grant');
     const options = optionsOf(args, 'tags.write');
     try {
       const target = await roots.resolve(stringField(options, 'path', 'tags.write'));
       const edit = editOf(options.tags);
-      await safeWriteTags(target.path, edit, { journal, actor: `plugin:${pluginId}`, reason: `plugin ${pluginId}` });
+      await safeWriteTags(target.path, edit, { journal, actor: `plugin:${pluginId}`, reason: `plugin ${pluginId}`, ...(call?.task ? { taskId: call.task.taskId } : {}) });
       return { path: target.path };
     } catch (error) {
       throw asPluginError(error);

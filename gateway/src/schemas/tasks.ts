@@ -1,0 +1,95 @@
+import { Type } from 'typebox';
+import { Envelope, NullableString } from './common.ts';
+
+const TaskId = Type.String({ minLength: 1, maxLength: 64 });
+/** Query strings are not coerced (the app's Ajv has coerceTypes off): a positive number as digits. */
+const Digits = Type.String({ pattern: '^[1-9][0-9]{0,6}$' });
+
+/**
+ * A batch action's payload (spec doc 1 §7): the selection (`file_full_path`, `select_data`), the action's own
+ * fields — checked by the action itself, so they pass through — and optionally `dry_run` and `depth`.
+ */
+export const ActionRequest = Type.Object(
+  {
+    file_full_path: Type.Optional(Type.String({ maxLength: 4096 })),
+    select_data: Type.Optional(Type.Array(Type.Union([
+      Type.String({ minLength: 1, maxLength: 4096 }),
+      Type.Object({ name: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: true }),
+    ]), { maxItems: 100_000 })),
+    dry_run: Type.Optional(Type.Boolean()),
+    /** The file list's depth rule for selected folders: 1 = the files directly inside, -1 (default) = all. */
+    depth: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(-1)])),
+  },
+  { additionalProperties: true },
+);
+
+export const TaskCreatedResponse = Envelope(Type.Object({ task_id: Type.String(), total: Type.Integer(), dry_run: Type.Boolean() }));
+
+export const ApplyTaskRequest = Type.Object({ task_id: TaskId }, { additionalProperties: false });
+
+export const UndoTaskRequest = Type.Object(
+  {
+    task_id: TaskId,
+    /** Undo even files changed since (those later edits of the same fields are lost). */
+    force: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const UndoTaskResponse = Envelope(Type.Object({
+  undone: Type.Integer(),
+  skipped: Type.Integer(),
+  failed: Type.Array(Type.Object({ path: Type.String(), reason: Type.String() })),
+}));
+
+export const AuditLogQuery = Type.Object(
+  {
+    page: Type.Optional(Digits),
+    /** Default 50; at most 200. */
+    page_size: Type.Optional(Digits),
+    action: Type.Optional(Type.String({ maxLength: 64 })),
+    user: Type.Optional(Type.String({ maxLength: 128 })),
+    level: Type.Optional(Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('error'), Type.Literal('')])),
+    status: Type.Optional(Type.String({ maxLength: 32 })),
+  },
+  { additionalProperties: false },
+);
+
+export const AuditLogItem = Type.Object({
+  id: Type.String(),
+  task_id: NullableString,
+  user: Type.String(),
+  level: Type.String(),
+  action: Type.String(),
+  extra: Type.String(),
+  status: Type.String(),
+  created_at: Type.String(),
+});
+
+export const AuditLogResponse = Envelope(Type.Object({ items: Type.Array(AuditLogItem), count: Type.Integer() }));
+
+export const AuditLogDetailQuery = Type.Object(
+  {
+    id: TaskId,
+    section: Type.Optional(Type.String({ maxLength: 32 })),
+    page: Type.Optional(Digits),
+    /** Default 10; at most 500. */
+    page_size: Type.Optional(Digits),
+  },
+  { additionalProperties: false },
+);
+
+export const IdRequest = Type.Object({ id: TaskId }, { additionalProperties: false });
+
+export const ChangeItemStatusRequest = Type.Object(
+  {
+    id: TaskId,
+    status: Type.Union([Type.Literal('success'), Type.Literal('skip'), Type.Literal('fail'), Type.Literal('miss')]),
+  },
+  { additionalProperties: false },
+);
+
+/** The report (see routes/audit-log.ts for its fields): many lists of rows, serialised as they are. */
+export const AuditLogDetailResponse = Envelope(Type.Object({}, { additionalProperties: true }));
+
+export const ItemStatusResponse = Envelope(Type.Object({ id: Type.String(), status: Type.String() }));

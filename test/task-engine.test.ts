@@ -1,0 +1,175 @@
+/**
+ * The task engine end to end, as the dashboard drives it: a batch action's route (replace_text, the built-in
+ * replace-text plugin) → a task with one item per audio file of the ticked folder → the workers' plugin pool runs
+ * runItem with the task-bound host → files changed on disk (read back with ffprobe) → the report (audit log and
+ * detail with its sections) → undo_task puts every file back. Dry run then apply_task applies exactly the
+ * previewed list. Real store, bus, workers, sandbox and tag engine; no mocks.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '@tagsonic/core/config';
+import { TAG_JOURNAL_COLLECTION } from '@tagsonic/core/tags';
+import type { TaskDoc } from '@tagsonic/core/tasks';
+import { buildApp } from '@tagsonic/gateway';
+import { startWorker, type Worker } from '@tagsonic/workers';
+import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
+import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
+import type { Manifest } from '@tagsonic/sdk';
+import { call, expectError, expectOk, login, ADMIN_PASSWORD, USER_PASSWORD, type Session } from './api-harness.ts';
+import { makeAudio, probeTags } from './support/audio.ts';
+
+let home: string;
+let rt: Runtime;
+let worker: Worker;
+let app: FastifyInstance;
+let admin: Session;
+let alice: Session;
+let media: string;
+
+beforeAll(async () => {
+  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-task-engine-'));
+  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
+  await rt.users.ensureAdmin(ADMIN_PASSWORD);
+  await rt.users.create({ username: 'alice', password: USER_PASSWORD });
+  const { manifest, code } = await builtinPlugin('replace-text');
+  await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
+  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, plugins: { registry: rt.plugins, store: rt.store } });
+  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
+  await app.ready();
+  admin = await login(app);
+  alice = await login(app, 'alice', USER_PASSWORD);
+  media = rt.roots.root('media').dir;
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  await worker?.close();
+  await rt?.close();
+  await rm(home, { recursive: true, force: true });
+});
+
+/** Waits for a task to leave `running`. */
+async function finished(taskId: string, timeoutMs = 30_000): Promise<TaskDoc> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const task = await rt.tasks.get(taskId);
+    if (task.status !== 'running') return task;
+    if (Date.now() > until) throw new Error(`task ${taskId} still running: ${JSON.stringify(task.counts)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const titles = async (folder: string, names: string[]) => Promise.all(names.map(async (n) => (await probeTags(path.join(folder, n))).title));
+
+describe('replace_text through the task engine', () => {
+  const names = ['01.mp3', '02.flac', 'CD2/03.mp3', 'CD2/04.mp3'];
+  let album: string;
+
+  beforeAll(async () => {
+    album = path.join(media, 'Album');
+    await mkdir(path.join(album, 'CD2'), { recursive: true });
+    const original = ['Live at Budokan', 'Budokan Encore', 'Nothing here', 'Budokan (Budokan mix)'];
+    for (const [i, name] of names.entries()) await makeAudio(path.join(album, name), { seconds: 1, tags: { title: original[i]!, artist: 'Budokan Band' } });
+    await writeFile(path.join(album, 'notes.txt'), 'not audio');
+  }, 60_000);
+
+  it('a dry run lists every change and touches nothing; apply_task applies exactly that list; undo_task puts it back', async () => {
+    const payload = {
+      file_full_path: media,
+      select_data: [{ icon: 'icon-folder', name: 'Album', title: 'Album' }],
+      replace_text_list: [{ before: 'Budokan', after: '武道館' }],
+      modify_list: ['title'],
+      replace_mode: 'text',
+    };
+    const dry = expectOk(await call(app, admin, 'POST', '/apimt/replace_text/', { ...payload, dry_run: true }));
+    expect(dry.message).toBe('创建成功！ 任务在后台努力运行中');
+    expect(dry.data).toMatchObject({ total: 4, dry_run: true });
+    const dryTask = await finished(dry.data.task_id);
+    expect(dryTask).toMatchObject({ kind: 'action:replace-text', action: '替换文本', status: 'success', counts: { success: 3, skip: 1, fail: 0 } });
+    expect(await titles(album, names)).toEqual(['Live at Budokan', 'Budokan Encore', 'Nothing here', 'Budokan (Budokan mix)']);
+
+    const preview = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${dry.data.task_id}`)).data;
+    expect(preview).toMatchObject({ name: '替换文本', status: 'success', status_display: '成功', dry_run: true, success_count: 3, skip_count: 1, fail_count: 0 });
+    expect(preview.static).toMatchObject({ total_count: 4, success_count: 3, complete_rate: 100 });
+    expect(preview.success.map((r: { name: string; changes: unknown[] }) => [r.name, r.changes])).toEqual([
+      ['01.mp3', [expect.objectContaining({ kind: 'tags', field: 'title', before: 'Live at Budokan', after: 'Live at 武道館' })]],
+      ['02.flac', [expect.objectContaining({ field: 'title', before: 'Budokan Encore', after: '武道館 Encore' })]],
+      ['04.mp3', [expect.objectContaining({ field: 'title', before: 'Budokan (Budokan mix)', after: '武道館 (武道館 mix)' })]],
+    ]);
+    expect(preview.success[0].extra).toEqual({ raw_title: 'Live at Budokan', raw_artist: null, raw_album: null });
+    expect(preview.skip[0]).toMatchObject({ name: '03.mp3', reason: expect.stringContaining('nothing to replace') });
+
+    // Someone else's dry run is not alice's to apply.
+    expectError(await call(app, alice, 'POST', '/apimt/apply_task/', { task_id: dry.data.task_id }), 403, 'TAGSONIC_ERR_TASK_NOT_YOURS');
+    const applied = expectOk(await call(app, admin, 'POST', '/apimt/apply_task/', { task_id: dry.data.task_id }));
+    expect(applied.data).toMatchObject({ total: 3, dry_run: false });
+    expectError(await call(app, admin, 'POST', '/apimt/apply_task/', { task_id: dry.data.task_id }), 409, 'TAGSONIC_ERR_TASK_ALREADY_APPLIED');
+    const task = await finished(applied.data.task_id);
+    expect(task).toMatchObject({ status: 'success', counts: { success: 3, fail: 0 }, sourceTaskId: dry.data.task_id });
+    expect(await titles(album, names)).toEqual(['Live at 武道館', '武道館 Encore', 'Nothing here', '武道館 (武道館 mix)']);
+    // The artist was not in modify_list.
+    expect((await probeTags(path.join(album, '01.mp3'))).artist).toBe('Budokan Band');
+    // Every write is journaled under the applying task, by the plugin.
+    const journal = await rt.store.collection(TAG_JOURNAL_COLLECTION).find({ taskId: applied.data.task_id });
+    expect(journal.map((e) => path.relative(album, String(e.path))).sort()).toEqual(['01.mp3', '02.flac', 'CD2/04.mp3']);
+    expect(new Set(journal.map((e) => e.actor))).toEqual(new Set(['plugin:replace-text']));
+
+    const detail = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${applied.data.task_id}`)).data;
+    expect(detail).toMatchObject({ dry_run: false, source_task_id: dry.data.task_id, success_count: 3, running_count: 0 });
+    const log = expectOk(await call(app, admin, 'GET', '/apimt/audit_log/?action=替换文本')).data;
+    expect(log.count).toBe(2);
+    expect(log.items[0]).toMatchObject({ id: applied.data.task_id, action: '替换文本', user: 'admin', status: 'success', level: 'info' });
+
+    const undo = expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: applied.data.task_id }));
+    expect(undo).toMatchObject({ message: '撤销成功！', data: { undone: 3, failed: [] } });
+    expect(await titles(album, names)).toEqual(['Live at Budokan', 'Budokan Encore', 'Nothing here', 'Budokan (Budokan mix)']);
+    expect(expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${applied.data.task_id}`)).data.undone).toBe(true);
+  }, 60_000);
+
+  it('runs for real at once without dry_run, one item per file, and depth 1 takes only the folder\'s own files', async () => {
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/replace_text/', {
+      file_full_path: album, select_data: ['CD2', '01.mp3'], replace_text_list: [{ before: 'Live', after: 'LIVE' }], modify_list: ['title'], replace_mode: 'text', depth: 1,
+    }));
+    expect(res.data.total).toBe(3);
+    expect(await finished(res.data.task_id)).toMatchObject({ counts: { success: 1, skip: 2 } });
+    expect((await probeTags(path.join(album, '01.mp3'))).title).toBe('LIVE at Budokan');
+    expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: res.data.task_id }));
+  }, 30_000);
+
+  it('refuses nothing ticked, paths outside the media roots, and an action that is not installed', async () => {
+    const body = { file_full_path: media, replace_text_list: [{ before: 'a', after: 'b' }] };
+    const empty = expectError(await call(app, admin, 'POST', '/apimt/replace_text/', { ...body, select_data: [] }), 400, 'TAGSONIC_ERR_TASK_NOTHING_SELECTED');
+    expect(empty.message).toBe('请先勾选文件或文件夹！');
+    expectError(await call(app, admin, 'POST', '/apimt/replace_text/', { ...body, select_data: [{ name: '../etc' }] }), 400, 'TAGSONIC_ERR_FILES_BAD_NAME');
+    expectError(await call(app, admin, 'POST', '/apimt/replace_text/', { file_full_path: '/etc', select_data: ['passwd'], replace_text_list: [] }), 403);
+    expectError(await call(app, admin, 'POST', '/apimt/remove_null_folder/', { ...body, select_data: ['Album'] }), 404, 'TAGSONIC_ERR_PLUGIN_NOT_INSTALLED');
+  });
+
+  it('a bad option fails each item with the action\'s reason in the report, and the action stays enabled', async () => {
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/replace_text/', { file_full_path: album, select_data: ['CD2', '01.mp3', '02.flac'], replace_text_list: [], modify_list: ['title'] }));
+    const task = await finished(res.data.task_id);
+    expect(task).toMatchObject({ status: 'fail', counts: { fail: 4 } });
+    const detail = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${res.data.task_id}&section=fail&page=2&page_size=3`)).data;
+    expect(detail.fail_count).toBe(4);
+    expect(detail.fail).toHaveLength(1);
+    expect(detail.fail[0]).toMatchObject({ status: 'fail', error_code: 'TAGSONIC_ERR_PLUGIN_INVALID', reason: expect.stringContaining('replace_text_list') });
+    expect((await rt.plugins.get('replace-text'))?.enabled).toBe(true);
+    const log = expectOk(await call(app, admin, 'GET', '/apimt/audit_log/?status=fail&page_size=50')).data;
+    expect(log.items.map((i: { id: string }) => i.id)).toContain(res.data.task_id);
+  }, 30_000);
+
+  it('a finished item\'s status can be changed by hand and the counts follow; stopping applies to running tasks and queued items only', async () => {
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/replace_text/', { file_full_path: album, select_data: ['01.mp3'], replace_text_list: [{ before: 'zzz', after: 'y' }], modify_list: ['title'] }));
+    await finished(res.data.task_id);
+    const [item] = (await rt.tasks.listItems(res.data.task_id));
+    expect(item!.status).toBe('skip');
+    expectError(await call(app, alice, 'POST', '/apimt/change_status_audit_log_detail_run/', { id: item!._id, status: 'success' }), 403, 'TAGSONIC_ERR_TASK_NOT_YOURS');
+    expectOk(await call(app, admin, 'POST', '/apimt/change_status_audit_log_detail_run/', { id: item!._id, status: 'success' }));
+    expect((await rt.tasks.get(res.data.task_id)).counts).toMatchObject({ success: 1, skip: 0 });
+    expectError(await call(app, admin, 'POST', '/apimt/stop_audit_log_detail/', { id: res.data.task_id }), 409, 'TAGSONIC_ERR_TASK_NOT_RUNNING');
+    expectError(await call(app, admin, 'POST', '/apimt/stop_audit_log_detail_run/', { id: item!._id }), 409, 'TAGSONIC_ERR_TASK_ITEM_NOT_QUEUED');
+  }, 30_000);
+});

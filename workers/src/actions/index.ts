@@ -1,0 +1,2 @@
+export { actionItemHandler, actionSettler, actionKind, changesOf, ACTION_KIND_PREFIX, ITEM_POISON, ITEM_RESULT_INVALID, MAX_ITEM_ATTEMPTS, type ActionItemCommand } from './item.ts';
+export { RateGate } from './rate.ts';
