@@ -6,7 +6,7 @@
  * listing, file bytes and ffprobe (an independent reader).
  */
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -229,4 +229,27 @@ describe('tidy-folder clean-music (rule_form)', () => {
     ]);
     expect(await listFiles(at('Lib4'))).toEqual(['Jay/song.mp3']);
   });
+
+});
+
+describe('tidy-folder on a big folder', () => {
+  it('a folder of 401 tracks is two items; the cover is copied by the first and moved by the one that empties the folder', async () => {
+    const action = await host.action('tidy-folder');
+    await mkdir(at('Big'), { recursive: true });
+    await makeAudio(at('Big', 'seed.mp3'), { tags: { title: 'x', artist: 'Many', album: 'Tracks' } });
+    for (let i = 1; i <= 400; i++) await copyFile(at('Big', 'seed.mp3'), at('Big', `t${String(i).padStart(3, '0')}.mp3`));
+    await writeFile(at('Big', 'folder.jpg'), 'jpeg');
+    const opts = { root_path: at('Lib5'), dir_list: [{ value: 'artist' }] };
+    const { items } = await action.plan([at('Big')], opts);
+    expect(items.map((i) => [i.key, i.paths.length])).toEqual([[at('Big'), 400], [`${at('Big')}#2`, 1]]);
+    const first = await action.runItem(items[0]!, opts);
+    expect(first.changes!.at(-1)).toEqual({ path: at('Big', 'folder.jpg'), kind: 'copy', before: at('Big', 'folder.jpg'), after: at('Lib5', 'Many', 'folder.jpg') });
+    await writeFile(at('Lib5', 'Many', 'folder.jpg'), 'already there');
+    await mkdir(at('Lib6'), { recursive: true });
+    const second = await action.runItem(items[1]!, { ...opts, root_path: at('Lib6') });
+    expect(second.changes!.at(-1)).toEqual({ path: at('Big', 'folder.jpg'), kind: 'move', before: at('Big', 'folder.jpg'), after: at('Lib6', 'Many', 'folder.jpg') });
+    expect(await listFiles(at('Big'))).toEqual([]);
+    expect(await readFile(at('Lib5', 'Many', 'folder.jpg'), 'utf8')).toBe('already there');
+    expect((await listFiles(at('Lib5', 'Many'))).length).toBe(401);
+  }, 60_000);
 });

@@ -5,8 +5,9 @@
  * the first free `name (n).ext`. Its same-name `.lrc` goes with it, and the folder's cover picture is copied to
  * each folder its tracks went to — moved to the last one when no audio is left behind it.
  *
- * One item per source folder (not per file), so the cover's copy-or-move is decided by the one item that moves
- * the folder's tracks. The moves go through `caps.files.move`, which the host binds to the task. A dry run
+ * One item per source folder (not per file; a folder of more than 400 tracks is split), so the cover's
+ * copy-or-move is decided by the item that moves the folder's tracks: copied to where they went, moved by the
+ * item that leaves no audio behind. The moves go through `caps.files.move`, which the host binds to the task. A dry run
  * lists every move it would make, with the names collisions would give.
  */
 import { defineBatchAction, type BatchChange, type CapabilitiesFor, type BatchItem, type FileEntry, type JsonValue, type Manifest } from '@tagsonic/sdk';
@@ -22,6 +23,11 @@ const AUDIO = /\.(mp3|flac|m4a|m4b|mp4a|aac|alac|ogg|oga|opus|spx|wav|aif|aiff|a
 /** core/files/side-files.ts FOLDER_COVER_NAMES. */
 const COVER_NAMES = ['cover.jpg', 'cover.jpeg', 'cover.png', 'cover.webp', 'folder.jpg', 'folder.jpeg', 'folder.png', 'front.jpg', 'front.png'];
 const MAX_FILES = 200_000;
+/**
+ * A folder with more tracks is split into items of this many (`<folder>#2` …): one invocation has a wall-clock
+ * limit (10 s by default) and a track costs ~4 ms (read, stats, move), so 400 leave a wide margin.
+ */
+const MAX_TRACKS_PER_ITEM = 400;
 /** `name (2)` … `name (999)`: beyond that something is wrong with the library, and the track is left alone. */
 const MAX_SUFFIX = 999;
 /** Where rule_form's `move` puts the copies it does not keep, under the tidy root, unless clean_target_dir says. */
@@ -50,9 +56,13 @@ export default defineBatchAction<Grants>({
       const entry = await caps.files.stat({ path });
       if (entry) await walk(entry);
     }
-    const items: BatchItem[] = [...byFolder.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([folder, files]) => ({ key: folder, paths: files.sort() }));
+    const items: BatchItem[] = [];
+    for (const [folder, files] of [...byFolder.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      files.sort();
+      for (let i = 0; i < files.length; i += MAX_TRACKS_PER_ITEM) {
+        items.push({ key: i === 0 ? folder : `${folder}#${i / MAX_TRACKS_PER_ITEM + 1}`, paths: files.slice(i, i + MAX_TRACKS_PER_ITEM) });
+      }
+    }
     return { items };
   },
 
@@ -125,7 +135,8 @@ export default defineBatchAction<Grants>({
         changes.push({ path, kind: 'move', before: path, after: target });
         if (lrc) {
           const lrcTarget = joinPath(dirOf(target), `${stemOf(target)}.lrc`);
-          if (!dryRun) await caps.files.move({ from: lrc.path, to: lrcTarget });
+          // A host whose move carries the same-name .lrc along (core's journaled moveTrack does) has moved it already.
+          if (!dryRun && (await caps.files.stat({ path: lrc.path }))) await caps.files.move({ from: lrc.path, to: lrcTarget });
           changes.push({ path: lrc.path, kind: 'move', before: lrc.path, after: lrcTarget });
         }
         if (!targetFolders.includes(dirOf(target))) targetFolders.push(dirOf(target));
@@ -148,7 +159,7 @@ export default defineBatchAction<Grants>({
       }
     }
 
-    const report: JsonValue = { folder: item.key, moved, in_place: inPlace, gone, failed: failures.length, ...(tidy.clean ? { cleaned } : {}) };
+    const report: JsonValue = { folder: item.paths[0] ? dirOf(item.paths[0]) : item.key, moved, in_place: inPlace, gone, failed: failures.length, ...(tidy.clean ? { cleaned } : {}) };
     if (failures.length > 0) return { status: 'fail', reason: failures.join('; '), changes, report };
     if (moved === 0 && cleaned > 0) return { status: 'success', changes, report };
     if (moved === 0 && gone > 0) return { status: 'skip', reason: `${gone} track${gone === 1 ? ' is' : 's are'} no longer in the folder`, report };
@@ -234,7 +245,7 @@ async function probe(caps: Caps, files: Facts[]): Promise<void> {
  * name, and moved (not copied) into the last one when every audio file of the folder left with this item.
  */
 async function carryCovers(caps: Caps, item: BatchItem, targets: string[], moved: number, dryRun: boolean): Promise<BatchChange[]> {
-  const source = item.key;
+  const source = dirOf(item.paths[0]!);
   const { entries } = await caps.files.list({ path: source });
   const covers = entries.filter((e) => e.type === 'file' && COVER_NAMES.includes(e.name.toLowerCase()));
   if (covers.length === 0) return [];
