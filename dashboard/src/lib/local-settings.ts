@@ -13,6 +13,8 @@ export interface LocalSettings {
   isOpenWebdav: boolean;
   isDepthWebdav: boolean;
   limit: number;
+  /** The tidy drawer's root path, remembered after a tidy task was created (§4). */
+  tidy_root_path: string;
   tableSize: 'xs' | 'sm' | 'md';
   isHiddenBGP: boolean;
   isOpenBar: boolean;

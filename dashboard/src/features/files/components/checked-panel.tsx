@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
-import { Callout, Section, SectionCard } from '../../../components/ui/display.tsx';
+import { Section, SectionCard } from '../../../components/ui/display.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import type { ScrapeState } from '../api/types.ts';
 import { updateFolderState } from '../api/update-folder-state.ts';
@@ -54,11 +54,6 @@ export function CheckedPanel() {
           <Button icon="circle" text={t('清除标记')} disabled={busy} onClick={() => void mark(null)} />
           <Button icon="cross" variant="minimal" text={t('取消勾选')} onClick={() => useFilesStore.getState().clearChecked()} />
         </div>
-      </SectionCard>
-      <SectionCard>
-        <Callout icon="info-sign" className="ts-muted">
-          {t('右侧表格列出所勾选内容的标签。批量修改、自动刮削等批量操作侧栏将在后续版本提供。')}
-        </Callout>
       </SectionCard>
     </Section>
   );

@@ -15,6 +15,7 @@ import { CheckedPanel } from './checked-panel.tsx';
 import { FileTree } from './file-tree.tsx';
 import { Id3Table, type Id3Source } from './id3-table.tsx';
 import { ImagePreviewDialog } from './image-preview-dialog.tsx';
+import { isSystemFile } from '../lib/system-files.ts';
 import { clampTreeWidth, ResizeHandle } from './resize-handle.tsx';
 import { TreeToolbar } from './tree-toolbar.tsx';
 
@@ -36,6 +37,14 @@ interface FileScreenProps {
   renderEditor: (target: EditorTarget | null, controls: { onSaved: (renamedTo?: string) => void; close: () => void }) => ReactNode;
   /** Something another feature shows in the resource area instead (lyric translation). */
   rightPanel?: RightPanel | null;
+  /** The batch side bar (another feature): the ticked entries of the folder shown; `onCreated` reloads the list. */
+  renderBatch?: (ticked: TickedEntries, controls: { onCreated: () => void; mobile: boolean }) => ReactNode;
+}
+
+/** What is ticked, as the batch calls name it: the folder shown and the ticked entries in it. */
+export interface TickedEntries {
+  folder: string;
+  items: { icon: string; name: string; title: string }[];
 }
 
 const DEFAULT_TREE_WIDTH = 340;
@@ -44,7 +53,7 @@ const DEFAULT_TREE_WIDTH = 340;
  * The main file screen (/ and /detail): tree on the left, the edit area in the middle, the resource area
  * on the right; on small screens the tree alone with a bottom bar, and drawers for the rest (§2).
  */
-export function FileScreen({ detail, renderEditor, rightPanel }: FileScreenProps) {
+export function FileScreen({ detail, renderEditor, rightPanel, renderBatch }: FileScreenProps) {
   const t = useT();
   const mobile = useIsMobile();
   const [, navigate] = useLocation();
@@ -89,6 +98,18 @@ export function FileScreen({ detail, renderEditor, rightPanel }: FileScreenProps
     return { folder: files.parentPath, items: [{ name: files.folderName, icon: 'icon-folder', title: files.folderName }] };
   }, [checkedNodes, detail, files.path, files.parentPath, files.folderName, files.nodes]);
 
+  // System files (desktop.ini…) are not the user's: not sent to batch actions, as the checked card does not count them.
+  const ticked: TickedEntries = useMemo(
+    () => ({ folder: files.path, items: checkedNodes.filter((n) => n.is_dir || !isSystemFile(n.name)).map((n) => ({ icon: n.icon, name: n.name, title: n.title })) }),
+    [checkedNodes, files.path],
+  );
+  const onBatchCreated = useCallback(() => {
+    const s = useFilesStore.getState();
+    s.tagsChanged();
+    void s.load();
+  }, []);
+  const batch = (isMobile: boolean) => renderBatch?.(ticked, { onCreated: onBatchCreated, mobile: isMobile }) ?? null;
+
   const table = source ? <Id3Table source={source} version={files.tagsVersion} onOpenRow={openRow} /> : null;
   const editor = renderEditor(target, { onSaved, close: closeEditor });
 
@@ -126,6 +147,7 @@ export function FileScreen({ detail, renderEditor, rightPanel }: FileScreenProps
           <div className="ts-mobile-checked">
             <span>{t('已勾选 {n}', { n: files.checked.size })}</span>
             <Button size="small" text={t('查看标签')} onClick={() => navigate('/detail')} />
+            {batch(true)}
           </div>
         ) : null}
         <ImagePreviewDialog />
@@ -145,6 +167,7 @@ export function FileScreen({ detail, renderEditor, rightPanel }: FileScreenProps
       </aside>
       <ResizeHandle width={treeWidth} onResize={setTreeWidth} onDone={(w) => saveSetting('treeWidth', w)} />
       <section className="ts-edit-area" aria-label={t('编辑区')}>
+        {batch(false)}
         {checkedNodes.length > 0 ? <CheckedPanel /> : editor}
       </section>
       <section className="ts-resource-area" aria-label={t('资源区')}>

@@ -1,0 +1,134 @@
+import { useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button.tsx';
+import { HTMLTable, NonIdealState, Spinner, Tag } from '../../../components/ui/display.tsx';
+import { Dialog, DialogBody, DialogFooter } from '../../../components/ui/overlay.tsx';
+import { useT } from '../../../lib/i18n.ts';
+import { applyTask } from '../api/apply-task.ts';
+import { createBatchTask } from '../api/create-batch-task.ts';
+import { getTaskChanges, type TaskChanges } from '../api/get-task-changes.ts';
+import { actionInfo, type ActionId } from '../lib/actions.ts';
+import { label } from '../lib/labels.ts';
+import { useBatchStore } from '../stores/batch-store.ts';
+
+/** Rows shown; the rest are counted (the applying task still applies all of them). */
+const SHOWN = 500;
+const POLL_MS = 1000;
+
+const KIND_LABELS: Record<string, string> = { tags: '标签', move: '移动', copy: '复制', delete: '删除', create: '新建', convert: '转换' };
+
+/**
+ * The dry run (issue 12): the action runs with `dry_run` — nothing is touched — and the list of before →
+ * after changes shows here; 应用 then creates the task that applies exactly that list (apply_task).
+ */
+export function DryRunDialog({ request, onClose, onApplied }: { request: { action: ActionId; payload: object } | null; onClose: () => void; onApplied: () => void }) {
+  const t = useT();
+  const [taskId, setTaskId] = useState<string | number | null>(null);
+  const [result, setResult] = useState<TaskChanges | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [applying, setApplying] = useState(false);
+
+  useEffect(() => {
+    setTaskId(null);
+    setResult(null);
+    setFailed(false);
+    if (!request) return;
+    const route = actionInfo(request.action).route;
+    if (!route) return;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async (id: string | number) => {
+      try {
+        const changes = await getTaskChanges(id, controller.signal);
+        if (controller.signal.aborted) return;
+        setResult(changes);
+        if (changes.status === 'running') timer = setTimeout(() => void poll(id), POLL_MS);
+      } catch {
+        if (!controller.signal.aborted) setFailed(true);
+      }
+    };
+    createBatchTask(route, request.payload, { dryRun: true })
+      .then((created) => {
+        if (controller.signal.aborted) return;
+        if (created.task_id === undefined) throw new Error('no task id');
+        setTaskId(created.task_id);
+        void poll(created.task_id);
+      })
+      .catch(() => {
+        if (!controller.signal.aborted) setFailed(true);
+      });
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [request]);
+
+  const running = !failed && (result === null || result.status === 'running');
+  const apply = async () => {
+    if (taskId === null) return;
+    setApplying(true);
+    try {
+      await applyTask(taskId);
+      useBatchStore.getState().show(null);
+      onApplied();
+      onClose();
+    } catch {
+      // 创建失败！ has been shown.
+    } finally {
+      setApplying(false);
+    }
+  };
+
+  const changes = result?.changes ?? [];
+  return (
+    <Dialog isOpen={request !== null} onClose={onClose} title={t('预览变更')} icon="eye-open" className="ts-batch-dry-run" data-testid="dry-run">
+      <DialogBody>
+        {result ? (
+          <p className="ts-muted" data-testid="dry-run-progress">
+            {t('已检查 {done} / {total} 项，将有 {n} 处变更', { done: result.done, total: result.total, n: changes.length })}
+          </p>
+        ) : null}
+        {failed ? (
+          <NonIdealState icon="error" title={t('预览失败！')} />
+        ) : changes.length === 0 ? (
+          running ? <Spinner size={30} /> : <NonIdealState icon="tick" title={t('没有需要变更的内容')} />
+        ) : (
+          <div className="ts-batch-changes">
+            <HTMLTable compact striped className="ts-fill-width" data-testid="dry-run-table">
+              <thead>
+                <tr>
+                  <th>{t('文件')}</th>
+                  <th>{t('变更')}</th>
+                  <th>{t('原值')}</th>
+                  <th>{t('新值')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {changes.slice(0, SHOWN).map((c, i) => (
+                  <tr key={i}>
+                    <td className="ts-batch-path" title={c.path}>
+                      {c.path.slice(c.path.lastIndexOf('/') + 1)}
+                    </td>
+                    <td>
+                      <Tag minimal>{c.kind === 'tags' && c.field ? t(label(c.field)) : t(KIND_LABELS[c.kind] ?? c.kind)}</Tag>
+                    </td>
+                    <td className="ts-batch-before">{c.before ?? '—'}</td>
+                    <td className="ts-batch-after">{c.after ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+            {changes.length > SHOWN ? <p className="ts-muted">{t('…以及另外 {n} 项', { n: changes.length - SHOWN })}</p> : null}
+          </div>
+        )}
+      </DialogBody>
+      <DialogFooter
+        actions={
+          <>
+            <Button text={t('取消')} onClick={onClose} />
+            <Button intent="primary" text={t('应用')} loading={applying} disabled={running || failed || changes.length === 0} onClick={() => void apply()} data-testid="dry-run-apply" />
+          </>
+        }
+      />
+    </Dialog>
+  );
+}

@@ -1,0 +1,273 @@
+/**
+ * The batch side bar (issue 12, spec doc 1 §2 "Batch side bar", §4 "Batch actions", §7 payloads, §8 notices)
+ * on the real server in Debian chromium: the badge toggle and the remembered detail mode, V2-only actions
+ * disabled for V1, '请先勾选文件或文件夹！' with nothing ticked, every drawer's and modal's payload field
+ * for field as the spec names them, the loading state, the success notice's link to /log and a failure
+ * with the server's message. Screenshots (light/dark, desktop/narrow) go to test/browser/screenshots/batch-*.png.
+ */
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
+import { buildDashboard, launchBrowser, makeHome, newContext, screenshot, startServer, type Home, type Server } from './harness.ts';
+
+const PASSWORD = 'batch-bar-test-password';
+
+let home: Home;
+let server: Server;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+const row = (name: string) => page.locator(`[data-testid="file-tree"] li[data-name="${name}"]`);
+const box = (name: string) => row(name).locator('[role="checkbox"]');
+const notice = (title: string) => page.locator(`.bp6-toast [data-notice-title="${title}"]`).last();
+const action = (id: string) => page.locator(`[data-batch-action="${id}"]`);
+const form = (id: string) => page.locator(`.ts-batch-form[data-action="${id}"]`);
+/** The open drawer's or modal's confirm button (only one is open at a time). */
+const submit = () => page.locator('.bp6-overlay-open [data-testid="batch-submit"]');
+/** Closes the open drawer or modal with its cancel button. */
+const cancel = async (id: string) => {
+  await page.locator('.bp6-overlay-open .ts-batch-footer').getByRole('button', { name: '取消' }).click();
+  await form(id).waitFor({ state: 'detached' });
+};
+
+const goToFolder = async (folder: string) => {
+  const input = page.locator('.ts-tree-toolbar form input');
+  await input.fill(folder);
+  await input.press('Enter');
+  await expect.poll(() => input.inputValue()).toBe(folder);
+  await page.locator('[data-testid="file-tree"]:not([data-loading])').waitFor();
+};
+
+/** An album folder of the generated library: its parent folder and its name. */
+function albumFolder(): { parent: string; name: string } {
+  const audio = home.library.files.find((f) => f.kind === 'audio')!;
+  const dir = path.join(home.library.root, path.posix.dirname(audio.path));
+  return { parent: path.dirname(dir), name: path.basename(dir) };
+}
+
+/** Shows the album's parent folder with the album ticked (each test can run alone). */
+async function tickAlbum(): Promise<{ parent: string; name: string }> {
+  const album = albumFolder();
+  await goToFolder(album.parent);
+  if ((await box(album.name).getAttribute('aria-checked')) !== 'true') await box(album.name).click();
+  await page.getByTestId('batch-bar').waitFor();
+  return album;
+}
+
+/**
+ * Holds the batch routes in the browser: the body is recorded and answered with the envelope of a created
+ * task, so these payload checks never change the library the later tests use. (The replace-text flow
+ * below goes to the real server.)
+ */
+const caught: { route: string; body: Record<string, unknown> }[] = [];
+async function holdBatchRoutes(routes: string[]) {
+  for (const r of routes) {
+    await page.route(`**/apimt/${r}/`, async (route: Route, request: Request) => {
+      caught.push({ route: r, body: request.postDataJSON() as Record<string, unknown> });
+      // A moment in flight, so the loading state can be seen.
+      await new Promise((res) => setTimeout(res, 300));
+      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ result: true, code: 0, message: '', data: { task_id: `t-${caught.length}` } }) });
+    });
+  }
+}
+const last = () => caught[caught.length - 1];
+
+beforeAll(async () => {
+  await buildDashboard();
+  home = await makeHome(20);
+  server = await startServer(home.home, PASSWORD);
+  browser = await launchBrowser();
+  context = await newContext(browser, { width: 1440, height: 900 });
+  page = await context.newPage();
+  await page.goto(`${server.base}/login`);
+  await page.fill('#ts-username', 'admin');
+  await page.fill('#ts-password', PASSWORD);
+  await page.press('#ts-password', 'Enter');
+  await page.waitForURL(`${server.base}/`);
+  await row('lib').waitFor();
+}, 240_000);
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail' && page) await page.screenshot({ path: `/tmp/shots-batch-ui/failed-${ctx.task.name.slice(0, 40).replace(/[^\w]+/g, '-')}.png` }).catch(() => undefined);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (home) await rm(home.home, { recursive: true, force: true });
+});
+
+describe('batch side bar', () => {
+  it('with nothing ticked the badge shows 0, the bar opens on demand and an action says 请先勾选文件或文件夹！', async () => {
+    await expect.poll(() => page.getByTestId('batch-count').textContent()).toBe('0');
+    await expect(page.getByTestId('batch-bar').count()).resolves.toBe(0);
+    await page.getByTestId('batch-toggle').click();
+    await page.getByTestId('batch-bar').waitFor();
+    await action('manual').click();
+    await notice('请先勾选文件或文件夹！').waitFor();
+    // No drawer opened.
+    expect(await form('manual').count()).toBe(0);
+    await page.getByTestId('batch-toggle').click();
+    await page.getByTestId('batch-bar').waitFor({ state: 'detached' });
+  });
+
+  it('V1: import collection, duplicate check and generate strm are disabled', async () => {
+    const { parent, name } = albumFolder();
+    await goToFolder(parent);
+    await box(name).click();
+    await page.getByTestId('batch-bar').waitFor();
+    expect(await page.getByTestId('batch-count').textContent()).toBe('1');
+    for (const id of ['import', 'duplicate', 'strm']) expect(await action(id).isDisabled()).toBe(true);
+    for (const id of ['manual', 'auto', 'tidy', 'split', 'replace', 'convert', 'cue', 'removeNull', 'encoding', 'regain', 'sim2trad', 'trad2sim', 'settings']) expect(await action(id).isDisabled()).toBe(false);
+  });
+
+  it('the detail mode folds and is remembered across a reload (isOpenDetail)', async () => {
+    const bar = page.getByTestId('batch-bar');
+    expect(await bar.getAttribute('data-detail')).toBe('on');
+    await screenshot(page, 'batch-bar-light-desktop');
+    await page.screenshot({ path: '/tmp/shots-batch-ui/bar-light-desktop.png' });
+    await page.getByTestId('batch-detail-toggle').click();
+    expect(await bar.getAttribute('data-detail')).toBe('off');
+    await page.reload();
+    const { parent, name } = albumFolder();
+    await row('lib').waitFor();
+    await goToFolder(parent);
+    await box(name).click();
+    await expect.poll(() => page.getByTestId('batch-bar').getAttribute('data-detail')).toBe('off');
+    expect(await page.evaluate(() => localStorage.getItem('isOpenDetail'))).toBe('false');
+    await page.getByTestId('batch-detail-toggle').click();
+    expect(await page.evaluate(() => localStorage.getItem('isOpenDetail'))).toBe('true');
+  });
+
+  it('every drawer and modal posts the spec’s payload to the spec’s route, with the loading state and the success notice', async () => {
+    await holdBatchRoutes(['batch_update_id3', 'batch_auto_update_id3', 'tidy_folder', 'split_filename', 'format_music_type', 'remove_null_folder', 'fix_encoding', 'simplified_fields']);
+    const { parent, name } = await tickAlbum();
+    const sel = { file_full_path: parent, select_data: [{ icon: 'icon-folder', name, title: name }] };
+
+    // 手动修改: only the filled fields, the flags, is_regainer false; the drawer closes on success (§4).
+    await action('manual').click();
+    await form('manual').locator('[data-tag="artist"]').fill('${first_artist}');
+    await form('manual').locator('[data-tag="year"]').fill('1999');
+    await form('manual').locator('[data-flag="is_save_lyrics_file"]').check({ force: true });
+    await page.screenshot({ path: '/tmp/shots-batch-ui/manual-drawer.png' });
+    await submit().click();
+    // Loading: the action buttons are disabled while the request runs.
+    await expect.poll(() => action('auto').isDisabled()).toBe(true);
+    await notice('创建成功！').waitFor();
+    expect(await notice('创建成功！').textContent()).toContain('任务在后台努力运行中');
+    expect(last()).toEqual({
+      route: 'batch_update_id3',
+      body: {
+        ...sel,
+        music_info: { artist: '${first_artist}', year: '1999', is_save_lyrics_file: true, is_import_lyrics_file: false, is_translate_lyrics: false, is_save_album_cover: false, is_import_album_cover: false },
+        is_regainer: false,
+      },
+    });
+    await form('manual').waitFor({ state: 'detached' });
+    await expect.poll(() => action('auto').isDisabled()).toBe(false);
+
+    // 自动刮削: defaults of §9, a source added at the end of the order.
+    await action('auto').click();
+    await form('auto').locator('[data-source="kugou"] input[type="checkbox"]').check({ force: true });
+    await form('auto').locator('[data-option="is_folder_album"]').check({ force: true });
+    await submit().click();
+    await form('auto').waitFor({ state: 'detached' });
+    expect(last()).toEqual({
+      route: 'batch_auto_update_id3',
+      body: { ...sel, music_info: { select_mode: 'simple', source_list: ['qmusic', 'netease', 'kugou'], is_skip_tag: false, is_folder_album: true, scrape_rate: 1 }, modify_list: ['artist', 'album', 'album_img', 'year', 'lyrics'] },
+    });
+
+    // 整理文件夹: a custom level with value2, the clean-music rules appear only when switched on.
+    await action('tidy').click();
+    await form('tidy').locator('#ts-tidy-root').fill(home.media);
+    expect(await page.getByTestId('clean-rules').count()).toBe(0);
+    await form('tidy').locator('[data-option="is_clean_music"]').check({ force: true });
+    await page.getByTestId('clean-rules').waitFor();
+    await form('tidy').getByRole('button', { name: '添加一级' }).click();
+    await form('tidy').locator('select[aria-label="第 3 级"]').selectOption('custom');
+    await form('tidy').locator('input[aria-label="自定义变量"]').fill('${year}');
+    await page.screenshot({ path: '/tmp/shots-batch-ui/tidy-drawer.png' });
+    await submit().click();
+    await expect.poll(() => caught.length).toBe(3);
+    expect(last()).toEqual({
+      route: 'tidy_folder',
+      body: {
+        ...sel,
+        root_path: home.media,
+        dir_list: [{ value: 'artist' }, { value: 'album' }, { value: 'custom', value2: '${year}' }],
+        rule_form: { is_clean_music: true, clean_format_priority: ['flac', 'mp3'], clean_size_rule: 'smaller', clean_bitrate_rule: 'none', clean_sample_rule: 'none', clean_name_rule: 'none', clean_delete_rule: 'delete' },
+      },
+    });
+    // Tidy success remembers the root path (§4).
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('tidy_root_path'))).toBe(home.media);
+    // Tidy's drawer stays open after success (only the edits and the duplicate check close, §4).
+    await cancel('tidy');
+
+    // 拆分文本
+    await action('split').click();
+    await form('split').getByRole('radio', { name: '标题' }).click();
+    await submit().click();
+    await expect.poll(() => caught.length).toBe(4);
+    expect(last()).toEqual({ route: 'split_filename', body: { ...sel, rule_list: ['(?<artist>.+?) - (?<title>.+)'], extract_field: 'title' } });
+    await cancel('split');
+
+    // 格式转换: custom inputs only with custom (§4).
+    await action('convert').click();
+    expect(await form('convert').locator('[data-option="sample_rate_custom"]').count()).toBe(0);
+    await form('convert').locator('select[data-option="sample_rate"]').selectOption('custom');
+    await form('convert').locator('[data-option="sample_rate_custom"] input, input[data-option="sample_rate_custom"]').first().fill('96000');
+    await form('convert').locator('select[data-option="music_type"]').selectOption('flac');
+    await submit().click();
+    await expect.poll(() => caught.length).toBe(5);
+    expect(last()).toEqual({
+      route: 'format_music_type',
+      body: { ...sel, music_type: 'flac', bit_rate: 320, bit_rate_custom: null, sample_rate: 'custom', sample_rate_custom: 96000, is_keep_source: true },
+    });
+    await cancel('convert');
+
+    // The modals: delete folder, encoding repair, replay gain, sim/trad (titled by mode).
+    await action('removeNull').click();
+    await form('removeNull').locator('label:has([data-mode="null_music"])').click();
+    await submit().click();
+    await form('removeNull').waitFor({ state: 'detached' });
+    expect(last()).toEqual({ route: 'remove_null_folder', body: { ...sel, delete_mode: 'null_music' } });
+
+    await action('encoding').click();
+    await submit().click();
+    await form('encoding').waitFor({ state: 'detached' });
+    expect(last()).toEqual({ route: 'fix_encoding', body: { ...sel, replace_text_list: [], modify_list: ['title', 'artist', 'album', 'albumartist'] } });
+
+    await action('regain').click();
+    await submit().click();
+    await form('regain').waitFor({ state: 'detached' });
+    expect(last()).toEqual({ route: 'batch_update_id3', body: { ...sel, music_info: {}, is_regainer: true } });
+
+    await action('trad2sim').click();
+    expect(await page.locator('.bp6-dialog-header').last().textContent()).toContain('繁体转简体');
+    await form('trad2sim').locator('label:has([data-field="lyrics"])').click();
+    await submit().click();
+    await form('trad2sim').waitFor({ state: 'detached' });
+    expect(last()).toEqual({ route: 'simplified_fields', body: { mode: 'trad2sim', modify_list: ['title', 'artist', 'album', 'albumartist', 'lyrics'], ...sel } });
+
+    // The success notice's button opens the operation log.
+    await page.locator('.bp6-toast:has([data-notice-title="创建成功！"])').last().getByRole('button', { name: '查看操作记录' }).click();
+    await page.waitForURL(`${server.base}/log`);
+    await page.goBack();
+    await page.unrouteAll({ behavior: 'wait' });
+  }, 120_000);
+
+  it('a failure shows 创建失败！ with the server’s message (split_cue on the real server)', async () => {
+    const { parent, name } = await tickAlbum();
+    await action('cue').click();
+    await form('cue').locator('select[data-option="target_format"]').selectOption('mp3');
+    const request = page.waitForRequest('**/apimt/split_cue/');
+    await submit().click();
+    expect((await request).postDataJSON()).toEqual({ file_full_path: parent, select_data: [{ icon: 'icon-folder', name, title: name }], is_delete_source: false, target_format: 'mp3' });
+    await notice('创建失败！').waitFor();
+    expect((await notice('创建失败！').textContent())!.length).toBeGreaterThan('创建失败！'.length);
+    await page.screenshot({ path: '/tmp/shots-batch-ui/cue-failure.png' });
+    await cancel('cue');
+  });
+});
