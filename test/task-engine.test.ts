@@ -11,10 +11,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@tagsonic/core/config';
-import { TAG_JOURNAL_COLLECTION } from '@tagsonic/core/tags';
+import { safeWriteTags, TAG_JOURNAL_COLLECTION } from '@tagsonic/core/tags';
 import type { TaskDoc } from '@tagsonic/core/tasks';
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
+import { actionSettler, MAX_ITEM_ATTEMPTS } from '../workers/src/actions/index.ts';
 import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
 import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
 import type { Manifest } from '@tagsonic/sdk';
@@ -172,4 +173,30 @@ describe('replace_text through the task engine', () => {
     expectError(await call(app, admin, 'POST', '/apimt/stop_audit_log_detail/', { id: res.data.task_id }), 409, 'TAGSONIC_ERR_TASK_NOT_RUNNING');
     expectError(await call(app, admin, 'POST', '/apimt/stop_audit_log_detail_run/', { id: item!._id }), 409, 'TAGSONIC_ERR_TASK_ITEM_NOT_QUEUED');
   }, 30_000);
+});
+
+describe('settling an action task a dead worker left (the decision per item)', () => {
+  it('an item whose write the journal committed succeeded (never run again); a dry run or unwritten item resumes; a poison item fails', async () => {
+    const file = path.join(media, 'Settle', 'a.mp3');
+    await mkdir(path.dirname(file), { recursive: true });
+    await makeAudio(file, { seconds: 1, tags: { title: 'Old' } });
+    const taskId = 'settle-task';
+    // What the crashed worker got done: the plugin's write, journaled under the task, before its item was finished.
+    await safeWriteTags(file, { fields: { title: 'New Old' } }, { journal: rt.journal, actor: 'plugin:replace-text', taskId });
+    const decide = await actionSettler({ journal: rt.journal })({ _id: taskId, kind: 'action:replace-text' } as TaskDoc);
+    const item = (paths: string[], extra: Record<string, unknown> = {}) => ({
+      _id: 'i', taskId, seq: 0, path: paths[0] ?? null, status: 'running', error: null, result: null, attempts: 1, dead: false, updatedAt: new Date(),
+      payload: { pluginId: 'replace-text', item: { key: paths[0], paths }, options: {}, dryRun: false, actor: 'admin' }, ...extra,
+    }) as Parameters<typeof decide>[0];
+    expect(await decide(item([file]))).toEqual({
+      status: 'success', result: { reason: null, settled: true, changes: [{ path: file, kind: 'tags', field: 'title', before: 'Old', after: 'New Old' }] },
+    });
+    const other = path.join(media, 'Settle', 'b.mp3');
+    expect(await decide(item([other]))).toEqual({ status: 'resume' });
+    const dry = item([file]);
+    (dry.payload as { dryRun: boolean }).dryRun = true;
+    expect(await decide(dry)).toEqual({ status: 'resume' });
+    expect(await decide(item([other], { attempts: MAX_ITEM_ATTEMPTS }))).toMatchObject({ status: 'fail', errorCode: 'TAGSONIC_ERR_TASK_ITEM_CRASHED' });
+    expect(await decide(item([file], { payload: { item: null } }))).toMatchObject({ status: 'fail', errorCode: 'TAGSONIC_ERR_TASK_NOT_RESUMABLE' });
+  });
 });
