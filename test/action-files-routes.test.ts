@@ -1,0 +1,110 @@
+/**
+ * The file batch actions through the task engine as the dashboard drives them: POST /apimt/tidy_folder/ (dry run,
+ * then apply_task), /apimt/check_file_duplicates/ and /apimt/remove_null_folder/ → plan on a worker → items run
+ * by the workers' plugin pool → files on disk (listing, ffprobe) and the report (audit_log_detail). Real store,
+ * bus, workers, sandbox and files; no mocks.
+ */
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '@tagsonic/core/config';
+import type { TaskDoc } from '@tagsonic/core/tasks';
+import { buildApp } from '@tagsonic/gateway';
+import { startWorker, type Worker } from '@tagsonic/workers';
+import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
+import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
+import type { Manifest } from '@tagsonic/sdk';
+import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
+import { makeAudio, probeTags } from './support/audio.ts';
+import { listFiles, listFolders } from './support/file-actions.ts';
+
+let home: string;
+let rt: Runtime;
+let worker: Worker;
+let app: FastifyInstance;
+let admin: Session;
+let media: string;
+
+beforeAll(async () => {
+  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-file-actions-'));
+  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
+  await rt.users.ensureAdmin(ADMIN_PASSWORD);
+  for (const id of ['tidy-folder', 'check-duplicate', 'remove-null-folder']) {
+    const { manifest, code } = await builtinPlugin(id);
+    await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
+  }
+  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, plugins: { registry: rt.plugins, store: rt.store } });
+  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
+  await app.ready();
+  admin = await login(app);
+  media = rt.roots.root('media').dir;
+  await mkdir(path.join(media, 'Incoming', 'A'), { recursive: true });
+  await mkdir(path.join(media, 'Incoming', 'Empty', 'Deeper'), { recursive: true });
+  await makeAudio(path.join(media, 'Incoming', 'A', '01.flac'), { tags: { title: 'One', artist: '../../x', album: 'CON' } });
+  await makeAudio(path.join(media, 'Incoming', 'A', '02.mp3'), { tags: { title: 'Two', artist: 'Band', album: 'a:b' } });
+  await writeFile(path.join(media, 'Incoming', 'A', '02.lrc'), '[00:00.00]two');
+  await writeFile(path.join(media, 'Incoming', 'A', 'cover.jpg'), 'jpeg');
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  await worker?.close();
+  await rt?.close();
+  await rm(home, { recursive: true, force: true });
+});
+
+async function finished(taskId: string, timeoutMs = 30_000): Promise<TaskDoc> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const task = await rt.tasks.get(taskId);
+    if (task.status !== 'running') return task;
+    if (Date.now() > until) throw new Error(`task ${taskId} still running: ${JSON.stringify(task.counts)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('file batch actions through the routes', () => {
+  it('tidy_folder: the dry run previews the moves and touches nothing; apply_task makes them, inside the root', async () => {
+    const before = await listFiles(media);
+    const payload = { file_full_path: media, select_data: [{ icon: 'icon-folder', name: 'Incoming', title: 'Incoming' }], root_path: path.join(media, 'Library'),
+      dir_list: [{ value: 'artist' }, { value: 'album' }], rule_form: { is_clean_music: false } };
+    const dry = expectOk(await call(app, admin, 'POST', '/apimt/tidy_folder/', { ...payload, dry_run: true }));
+    expect(dry.message).toBe('创建成功！ 任务在后台努力运行中');
+    expect(await finished(dry.data.task_id)).toMatchObject({ kind: 'action:tidy-folder', status: 'success', counts: { success: 1 } });
+    expect(await listFiles(media)).toEqual(before);
+    const preview = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${dry.data.task_id}`)).data;
+    expect(preview.success[0].changes.map((c: { kind: string; after: string }) => [c.kind, path.relative(media, c.after)])).toEqual([
+      ['move', 'Library/.._.._x/_CON/01.flac'],
+      ['move', 'Library/Band/a_b/02.mp3'],
+      ['move', 'Library/Band/a_b/02.lrc'],
+      ['copy', 'Library/.._.._x/_CON/cover.jpg'],
+      ['move', 'Library/Band/a_b/cover.jpg'],
+    ]);
+
+    const applied = expectOk(await call(app, admin, 'POST', '/apimt/apply_task/', { task_id: dry.data.task_id }));
+    expect(await finished(applied.data.task_id)).toMatchObject({ status: 'success', counts: { success: 1, fail: 0 } });
+    expect(await listFiles(path.join(media, 'Library'))).toEqual(['.._.._x/_CON/01.flac', '.._.._x/_CON/cover.jpg', 'Band/a_b/02.lrc', 'Band/a_b/02.mp3', 'Band/a_b/cover.jpg']);
+    expect(await probeTags(path.join(media, 'Library', '.._.._x', '_CON', '01.flac'))).toMatchObject({ title: 'One', artist: '../../x' });
+  }, 60_000);
+
+  it('check_file_duplicates: the report holds the hash and name sections with name, file 1, file 2', async () => {
+    const album = path.join(media, 'Library', 'Band', 'a_b');
+    await copyFile(path.join(album, '02.mp3'), path.join(album, '02 (1).mp3'));
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/check_file_duplicates/', { file_full_path: media, select_data: ['Library'], is_acoustid: false }));
+    const task = await finished(res.data.task_id);
+    expect(task).toMatchObject({ kind: 'action:check-duplicate', status: 'success' });
+    const detail = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${res.data.task_id}`)).data;
+    const reports = detail.success.map((r: { report: { section: string; rows: unknown[] } }) => r.report);
+    const row = { name: '02', file_1: path.join(album, '02 (1).mp3'), file_2: path.join(album, '02.mp3') };
+    expect(reports.find((r: { section: string }) => r.section === 'hash')).toMatchObject({ rows: [{ ...row, name: '02 (1)' }] });
+    expect(reports.find((r: { section: string }) => r.section === 'name')).toMatchObject({ rows: [{ ...row, name: '02 (1)' }] });
+  }, 60_000);
+
+  it('remove_null_folder: the emptied and empty folders go, the tidied library stays', async () => {
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/remove_null_folder/', { file_full_path: media, select_data: ['Incoming'], delete_mode: 'all' }));
+    expect(await finished(res.data.task_id)).toMatchObject({ kind: 'action:remove-null-folder', status: 'success' });
+    expect(await listFolders(media)).toEqual(['Library', 'Library/.._.._x', 'Library/.._.._x/_CON', 'Library/Band', 'Library/Band/a_b']);
+  }, 60_000);
+});
