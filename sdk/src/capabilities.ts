@@ -372,11 +372,16 @@ export interface ScoredSong extends SearchResultSong {
  * keeps its source's `resource`. Throws `TAGSONIC_ERR_PLUGIN_DENIED` for an id the manifest does not list,
  * and the source's own error (its code and message) when it fails.
  *
+ * `timeoutMs` (100–60000; default: as long as the calling invocation may still run) is how long this search
+ * waits for the source: past it the call fails with `TAGSONIC_ERR_PLUGIN_TIMEOUT` (the source's own run is not
+ * cut short). A source whose request pacing would only let it ask its service after that fails at once with
+ * `TAGSONIC_ERR_PLUGIN_HTTP_BUSY`, so a busy source costs an aggregator nothing.
+ *
  * @example
- * const songs = await caps.sources.search({ id: 'itunes', query: { title, artist, album, limit: 10 } });
+ * const songs = await caps.sources.search({ id: 'itunes', query: { title, artist, album, limit: 10 }, timeoutMs: 5000 });
  */
 export interface SourcesCapability {
-  search(options: { id: string; query: SearchOptions }): Promise<ScoredSong[]>;
+  search(options: { id: string; query: SearchOptions; timeoutMs?: number }): Promise<ScoredSong[]>;
 }
 
 /**

@@ -6,7 +6,10 @@
  * the editor fetches its lyrics from the source that found it.
  *
  * A source that fails (not installed, disabled, down, changed) is skipped and noted in this plugin's log; only
- * when every source fails does the search fail, with each source's error in the message.
+ * when every source fails does the search fail, with each source's error in the message. Each source has its own
+ * deadline (the Source timeout setting): one slow source is skipped when it passes, and a source whose request
+ * pacing is taken up by other searches (iTunes allows one request every 3 s) answers "busy" at once and is
+ * skipped without being waited for, so the merged search is as fast as the sources that can answer now.
  */
 import { defineTagSource, isPluginError, PluginError, type Manifest, type ScoredSong, type SearchResultSong, type SourcesCapability } from '@tagsonic/sdk';
 import manifest from '../manifest.json' with { type: 'json' };
@@ -15,6 +18,11 @@ import manifest from '../manifest.json' with { type: 'json' };
 const MAX_RESULTS = 15;
 const DEFAULT_SOURCES = 'netease,qmusic,kugou,kuwo,migu,itunes,musicbrainz';
 const MODES = ['simple', 'normal', 'hard'] as const;
+/** Seconds each source is waited for, by default and at most (the host gives smart_tag 25 s in all). */
+const DEFAULT_SOURCE_TIMEOUT_S = 5;
+const MAX_SOURCE_TIMEOUT_S = 20;
+/** Why a source was skipped rather than failed: it was busy or too slow for this search, not broken. */
+const SKIPPED_CODES: Readonly<Record<string, string>> = { TAGSONIC_ERR_PLUGIN_HTTP_BUSY: 'busy', TAGSONIC_ERR_PLUGIN_TIMEOUT: 'too slow' };
 type Mode = (typeof MODES)[number];
 
 type SmartTagManifest = Manifest & { permissions: { sources: NonNullable<Manifest['permissions']['sources']> } };
@@ -42,10 +50,12 @@ export default defineTagSource<SmartTagManifest>({
     const ids = sourceIds(config.sources);
     const perSource = Math.min(50, Math.max(1, Math.round(typeof config.per_source === 'number' ? config.per_source : 10)));
     const mode: Mode = MODES.includes(config.mode as Mode) ? (config.mode as Mode) : 'normal';
+    const timeoutS = typeof config.source_timeout === 'number' && config.source_timeout > 0 ? config.source_timeout : DEFAULT_SOURCE_TIMEOUT_S;
+    const timeoutMs = Math.round(Math.min(MAX_SOURCE_TIMEOUT_S, Math.max(1, timeoutS)) * 1000);
     const query = { title, artist: artist ?? '', album: album ?? '', limit: perSource, ...(duration ? { duration } : {}), ...(path ? { path } : {}) };
 
     const sources: SourcesCapability = caps.sources;
-    const settled = await Promise.allSettled(ids.map((id) => sources.search({ id, query })));
+    const settled = await Promise.allSettled(ids.map((id) => sources.search({ id, query, timeoutMs })));
     const candidates: ScoredSong[] = [];
     const failures: string[] = [];
     settled.forEach((outcome, i) => {
@@ -54,7 +64,10 @@ export default defineTagSource<SmartTagManifest>({
         for (const song of outcome.value) candidates.push({ ...song, resource: song.resource || ids[i]! });
       } else {
         failures.push(`${ids[i]}: ${describeError(outcome.reason)}`);
-        caps.log.warn('source failed', { source: ids[i]!, code: errorCode(outcome.reason), message: describeError(outcome.reason) });
+        const code = errorCode(outcome.reason);
+        const skipped = code === null ? undefined : SKIPPED_CODES[code];
+        if (skipped) caps.log.info('source skipped', { source: ids[i]!, reason: skipped, code, message: describeError(outcome.reason) });
+        else caps.log.warn('source failed', { source: ids[i]!, code, message: describeError(outcome.reason) });
       }
     });
     if (ids.length > 0 && failures.length === ids.length) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import ivm from 'isolated-vm';
 import { BOOTSTRAP_SOURCE, HOST_GLOBAL, wrapPluginCode } from './bootstrap.ts';
-import { PLUGIN_ERROR_CODES, PluginError, pluginThrownCode, type PluginErrorCode } from './errors.ts';
+import { HTTP_BUSY, PLUGIN_ERROR_CODES, PluginError, pluginThrownCode, type PluginErrorCode } from './errors.ts';
 import { crossingSize, parseSandboxCrossing, toSandboxCrossing, type JsonValue } from './json.ts';
 import { PluginHealth, type PluginStats } from './stats.ts';
 
@@ -21,6 +21,26 @@ export interface HostCall {
   signal: AbortSignal;
   /** The task this invocation works for (a batch action's item), given by the host, never by the plugin. */
   task?: TaskBinding;
+  /**
+   * When (performance.now()) the invocation's caller stops waiting: its wall-clock limit, or the caller's
+   * shorter budget (InvokeBudget). Work queued past it is wasted; a host function may refuse it at once.
+   */
+  deadline: number;
+  /**
+   * Reports the host's own congestion: ms spent waiting for a pacing turn, or a request refused as busy. A
+   * failure that follows a busy refusal, or a timeout spent mostly waiting, does not count towards auto-disable.
+   */
+  paced(event: { waitedMs: number } | { busy: true; retryAfterMs: number }): void;
+}
+
+/** How long the caller of one invocation will wait (beside the plugin's own options and the task). */
+export interface InvokeBudget {
+  /**
+   * In ms (smart_tag's per-source deadline): host calls see it as their `deadline`, so a pacing turn that would
+   * come later is refused as busy instead of queued. The invocation itself still runs under the sandbox's own
+   * limit, so a slow answer is not counted as the plugin's timeout because one caller stopped waiting.
+   */
+  budgetMs?: number;
 }
 
 /**
@@ -70,7 +90,7 @@ export interface Sandbox {
    * what it returned (or resolved to): JSON, with `Uint8Array`s as `Uint8Array`s; `undefined` comes back as
    * `null`. Throws a {@link PluginError}.
    */
-  invoke(exportName: string, options?: unknown, task?: TaskBinding): Promise<JsonValue>;
+  invoke(exportName: string, options?: unknown, task?: TaskBinding, budget?: InvokeBudget): Promise<JsonValue>;
   stats(): PluginStats;
   /** Lifts an automatic or manual disable and resets the consecutive-failure count. */
   enable(): void;
@@ -146,7 +166,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
    * The host side of every capability call: JSON and bytes in, an envelope (JSON and bytes) out, the message
    * only on failure. `marker` is the invocation's bytes marker (see json.ts).
    */
-  const dispatcher = (signal: AbortSignal, marker: string, task: TaskBinding | undefined) => async (path: string, argsJson: string, argsBytes: unknown): Promise<[string, Uint8Array[]]> => {
+  const dispatcher = (signal: AbortSignal, marker: string, task: TaskBinding | undefined, invocation: Pick<HostCall, 'deadline' | 'paced'>) => async (path: string, argsJson: string, argsBytes: unknown): Promise<[string, Uint8Array[]]> => {
     try {
       if (signal.aborted) throw new Error('the invocation has ended');
       const fn = typeof path === 'string' ? hostFunctions.get(path) : undefined;
@@ -156,7 +176,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       }
       const args = parseSandboxCrossing(argsJson, argsBytes, marker);
       if (!Array.isArray(args)) throw new Error('the arguments are not a list');
-      const value = await fn(args, task ? { pluginId: id, signal, task } : { pluginId: id, signal });
+      const value = await fn(args, task ? { pluginId: id, signal, task, ...invocation } : { pluginId: id, signal, ...invocation });
       const reply = toSandboxCrossing({ ok: true, value: value === undefined ? null : value }, marker);
       return [reply.text, reply.bytes];
     } catch (error) {
@@ -165,7 +185,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     }
   };
 
-  const run = async (exportName: string, options: { text: string; bytes: Uint8Array[] }, marker: string, task: TaskBinding | undefined): Promise<JsonValue> => {
+  const run = async (
+    exportName: string,
+    options: { text: string; bytes: Uint8Array[] },
+    marker: string,
+    task: TaskBinding | undefined,
+    invocation: Pick<HostCall, 'deadline' | 'paced'>,
+  ): Promise<JsonValue> => {
     const current = acquire();
     const vm = await current;
     let context: ivm.Context;
@@ -175,7 +201,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       throw classify(vm, current, error); // the isolate may have died between two invocations
     }
     const ended = new AbortController();
-    const host = new ivm.Reference(dispatcher(ended.signal, marker, task));
+    const host = new ivm.Reference(dispatcher(ended.signal, marker, task, invocation));
     let runner: ivm.Reference<(name: string, optionsJson: string, optionsBytes: Uint8Array[], shapeJson: string, maxResultChars: number, marker: string) => Promise<[string, Uint8Array[]]>> | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -248,7 +274,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
   return {
     id,
-    async invoke(exportName, invokeOptions, task) {
+    async invoke(exportName, invokeOptions, task, budget) {
       if (closed) throw pluginError(PLUGIN_ERROR_CODES.closed, 'the plugin sandbox is closed');
       if (health.disabled) throw pluginError(PLUGIN_ERROR_CODES.disabled, `the plugin ${id} is disabled`);
       // A fresh marker per invocation: unknown to the plugin and to any upstream it reads.
@@ -260,14 +286,36 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         throw pluginError(PLUGIN_ERROR_CODES.badOptions, `the options are not JSON: ${messageOf(error)}`);
       }
       const started = performance.now();
+      const budgetMs = typeof budget?.budgetMs === 'number' && budget.budgetMs >= 0 ? budget.budgetMs : Infinity;
+      const pacing = { waitedMs: 0, busyRetryAfterMs: null as number | null };
+      const invocation: Pick<HostCall, 'deadline' | 'paced'> = {
+        deadline: started + Math.min(timeoutMs, budgetMs),
+        paced: (event) => {
+          if ('busy' in event) pacing.busyRetryAfterMs = Math.max(pacing.busyRetryAfterMs ?? 0, event.retryAfterMs);
+          else pacing.waitedMs += event.waitedMs;
+        },
+      };
       try {
-        const value = await run(exportName, crossing, marker, task);
+        const value = await run(exportName, crossing, marker, task, invocation);
         health.succeeded(performance.now() - started);
         return value;
       } catch (error) {
-        const failure = error instanceof PluginError ? error : pluginError(PLUGIN_ERROR_CODES.threw, messageOf(error));
+        const elapsed = performance.now() - started;
+        let failure = error instanceof PluginError ? error : pluginError(PLUGIN_ERROR_CODES.threw, messageOf(error));
+        // The host's congestion, not the plugin's fault (stats.ts): a request refused as busy, whatever the plugin
+        // made of it, or a timeout that was mostly spent waiting for pacing turns.
+        const busy = pacing.busyRetryAfterMs !== null;
+        const timedOutWaiting = failure.code === PLUGIN_ERROR_CODES.timeout && pacing.waitedMs * 2 >= elapsed;
+        if (busy && failure.code === HTTP_BUSY && typeof failure.details?.retryAfterSec !== 'number') {
+          // The capability's details stay on the host side of the boundary; the caller needs the retry time.
+          failure = pluginError(HTTP_BUSY, failure.message, { ...failure.details, retryAfterSec: Math.max(1, Math.ceil(pacing.busyRetryAfterMs! / 1000)) });
+        } else if (timedOutWaiting) {
+          failure = pluginError(PLUGIN_ERROR_CODES.timeout,
+            `${failure.message} (${(pacing.waitedMs / 1000).toFixed(1)} s of it waiting for turns under the source's request pacing)`,
+            { ...failure.details, pacingWaitMs: Math.round(pacing.waitedMs) });
+        }
         // A missing export answers the host's question (has this batch action a plan?): not the plugin's failure.
-        if (failure.code !== PLUGIN_ERROR_CODES.noExport) health.failed(performance.now() - started, failure.code, failure.message);
+        if (failure.code !== PLUGIN_ERROR_CODES.noExport) health.failed(elapsed, failure.code, failure.message, { congestion: busy || timedOutWaiting });
         throw failure;
       }
     },

@@ -14,7 +14,7 @@ import { PLUGIN_CHANGED_EVENT, PLUGIN_NOT_INSTALLED, type PluginChanged, type Pl
 import type { Store } from '@tagsonic/core/store';
 import type { TagJournal } from '@tagsonic/core/tags';
 import type { PluginKind, SearchOptions } from '@tagsonic/sdk';
-import { PLUGIN_ERROR_CODES, type JsonValue, type PluginStats, type TaskBinding } from '../plugin-host/index.ts';
+import { PLUGIN_ERROR_CODES, type InvokeBudget, type JsonValue, type PluginStats, type TaskBinding } from '../plugin-host/index.ts';
 import { loadPlugin, type LoadedPlugin, type LoadPluginOptions, type ScoredSong } from '../plugin-runtime/index.ts';
 import { scoreSongs, searchQuery } from './search.ts';
 
@@ -82,9 +82,9 @@ export class PluginPool {
    * A tag source's candidates for the query, each with title/artist/album scores against the query (the file's
    * tags as the editor shows them). With `path`, the file's duration is read for the source when not given.
    */
-  async searchSongs(resource: string, query: Partial<SearchOptions>): Promise<ScoredSong[]> {
+  async searchSongs(resource: string, query: Partial<SearchOptions>, budget?: InvokeBudget): Promise<ScoredSong[]> {
     const options = await searchQuery(query, this.#options.roots);
-    const result = await this.#call(resource, 'search', options, 'tag-source');
+    const result = await this.#call(resource, 'search', options, 'tag-source', undefined, budget);
     return scoreSongs(resource, options, result);
   }
 
@@ -116,12 +116,12 @@ export class PluginPool {
     for (const id of [...this.#entries.keys()]) await this.#drop(id);
   }
 
-  async #call(pluginId: string, exportName: string, options: unknown, kind?: PluginKind, task?: TaskBinding): Promise<JsonValue> {
+  async #call(pluginId: string, exportName: string, options: unknown, kind?: PluginKind, task?: TaskBinding, budget?: InvokeBudget): Promise<JsonValue> {
     if (this.#closed) throw new TagsonicError('unavailable', PLUGIN_ERROR_CODES.closed, 'The worker is shutting down.');
     const entry = await this.#entry(pluginId, kind);
     entry.inflight++;
     try {
-      return await entry.plugin.invoke(exportName, options, task);
+      return await entry.plugin.invoke(exportName, options, task, budget);
     } finally {
       entry.inflight--;
       const stats = entry.plugin.sandbox.stats();
@@ -184,7 +184,7 @@ export class PluginPool {
         journal,
         store,
         // smart_tag asks the other sources through the same pool: same registry checks, same scores.
-        searchSource: (source, query) => this.#searchFor(id, source, query),
+        searchSource: (source, query, budget) => this.#searchFor(id, source, query, budget),
       },
     });
     const sha256 = record.versions.find((v) => v.version === record.activeVersion)?.sha256 ?? '';
@@ -195,7 +195,7 @@ export class PluginPool {
    * A source searched on behalf of another (sources.search). Only a source that searches no other source can
    * be asked, so no chain of aggregators can call itself round in a loop until every sandbox times out.
    */
-  async #searchFor(caller: string, source: string, query: Partial<SearchOptions>): Promise<ScoredSong[]> {
+  async #searchFor(caller: string, source: string, query: Partial<SearchOptions>, budget?: InvokeBudget): Promise<ScoredSong[]> {
     const record = await this.#options.registry.get(source);
     const permissions = record?.versions.find((v) => v.version === record.activeVersion)?.manifest.permissions;
     if (source === caller || permissions?.sources) {
@@ -203,7 +203,7 @@ export class PluginPool {
         details: { pluginId: caller, source },
       });
     }
-    return this.searchSongs(source, query);
+    return this.searchSongs(source, query, budget);
   }
 
   async #drop(id: string, which?: Promise<Entry>): Promise<void> {

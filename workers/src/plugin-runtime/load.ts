@@ -7,7 +7,7 @@
  */
 import { TagsonicError } from '@tagsonic/core/errors';
 import { validateManifest, type Manifest } from '@tagsonic/sdk';
-import { createSandbox, type Capabilities, type JsonValue, type Sandbox, type TaskBinding } from '../plugin-host/index.ts';
+import { createSandbox, type Capabilities, type InvokeBudget, type JsonValue, type Sandbox, type TaskBinding } from '../plugin-host/index.ts';
 import {
   createPluginHttp,
   sourceUrlOverride,
@@ -77,7 +77,7 @@ export interface LoadedPlugin {
   /** The base URL the plugin was given (`caps.http.baseUrl`), or null. */
   readonly baseUrl: string | null;
   /** Calls one of the plugin's exports (see Sandbox.invoke); with `task`, its effects are bound to that task. */
-  invoke(exportName: string, options?: unknown, task?: TaskBinding): Promise<JsonValue>;
+  invoke(exportName: string, options?: unknown, task?: TaskBinding, budget?: InvokeBudget): Promise<JsonValue>;
   /** The plugin's log, oldest first. */
   logs(): PluginLogEntry[];
   close(): void;
@@ -117,12 +117,18 @@ export function loadPlugin(options: LoadPluginOptions): LoadedPlugin {
       pluginId: manifest.id,
       grants: manifest.permissions.http.hosts,
       overrides: { baseUrl },
+      displayName: manifest.name,
       limits: { ...DEFAULT_HTTP_LIMITS, ratePerSec: SOURCE_RATE_PER_SEC[manifest.id] ?? DEFAULT_RATE_PER_SEC, ...options.httpLimits },
       ...options.httpNetwork,
     });
     capabilities.http = {
-      // Arguments come from plugin code as JSON; createPluginHttp checks every field itself.
-      fetch: async (args) => http.fetch(args[0] as string | PluginFetchRequest, args[1] as PluginFetchOptions | undefined),
+      // Arguments come from plugin code as JSON; createPluginHttp checks every field itself. The invocation's
+      // deadline is the request's budget: a pacing turn past it is refused as busy, not waited for until the
+      // sandbox's watchdog ends the invocation (see ../plugin-host/stats.ts for how that failure counts).
+      fetch: async (args, call) => http.fetch(args[0] as string | PluginFetchRequest, args[1] as PluginFetchOptions | undefined, {
+        budgetMs: call.deadline - performance.now(),
+        onPacing: call.paced,
+      }),
       baseUrl,
     };
   }
@@ -138,7 +144,7 @@ export function loadPlugin(options: LoadPluginOptions): LoadedPlugin {
     manifest,
     sandbox,
     baseUrl,
-    invoke: (exportName, invokeOptions, task) => sandbox.invoke(exportName, invokeOptions, task),
+    invoke: (exportName, invokeOptions, task, budget) => sandbox.invoke(exportName, invokeOptions, task, budget),
     logs: () => log.entries(),
     close: () => sandbox.close(),
   };

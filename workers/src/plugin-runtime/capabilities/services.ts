@@ -9,6 +9,7 @@ import type { SearchOptions } from '@tagsonic/sdk';
 import type { HostFunction } from '../../plugin-host/index.ts';
 import type { PluginHostServices } from '../host-services.ts';
 import { denied, failed, invalidArgument, limit, optionalNumber, optionsOf, stringField } from './args.ts';
+import { withSourceDeadline } from './source-deadline.ts';
 import { textToolsCapability } from './text-tools.ts';
 
 // ---------------------------------------------------------------- text
@@ -165,7 +166,7 @@ export function sourcesCapability(
 ): Record<string, HostFunction> {
   const granted = new Set(ids);
   return {
-    search: async (args) => {
+    search: async (args, call) => {
       const options = optionsOf(args, 'sources.search');
       const id = stringField(options, 'id', 'sources.search', 64);
       if (!granted.has(id) || id === pluginId) throw denied(`sources.search: the manifest does not grant searching ${JSON.stringify(id)}`);
@@ -182,7 +183,8 @@ export function sourcesCapability(
       const duration = optionalNumber(query, 'duration', 'sources.search', 0, 24 * 3600);
       if (duration !== undefined) search.duration = duration;
       if (typeof query.path === 'string') search.path = query.path;
-      return searchSource(id, search);
+      const timeoutMs = optionalNumber(options, 'timeoutMs', 'sources.search', 100, 60_000);
+      return withSourceDeadline(id, timeoutMs, call, (budgetMs) => searchSource(id, search, { budgetMs }));
     },
   };
 }
