@@ -5,7 +5,9 @@
  * for field as the spec names them, the loading state, the success notice's link to /log and a failure
  * with the server's message. Screenshots (light/dark, desktop/narrow) go to test/browser/screenshots/batch-*.png.
  */
+import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
@@ -73,6 +75,15 @@ async function holdBatchRoutes(routes: string[]) {
   }
 }
 const last = () => caught[caught.length - 1];
+
+/** The title as ffprobe reads it (an independent reader), from the container's or the audio stream's tags (Ogg keeps them there). */
+async function probedTitle(file: string): Promise<string | undefined> {
+  const { stdout } = await promisify(execFile)('ffprobe', ['-v', 'error', '-show_entries', 'format_tags:stream_tags', '-of', 'json', file]);
+  const json = JSON.parse(stdout) as { format?: { tags?: Record<string, string> }; streams?: { tags?: Record<string, string> }[] };
+  const tags = [json.format?.tags ?? {}, ...(json.streams ?? []).map((st) => st.tags ?? {})];
+  for (const t of tags) for (const [k, v] of Object.entries(t)) if (k.toLowerCase() === 'title') return v;
+  return undefined;
+}
 
 beforeAll(async () => {
   await buildDashboard();
@@ -270,4 +281,40 @@ describe('batch side bar', () => {
     await page.screenshot({ path: '/tmp/shots-batch-ui/cue-failure.png' });
     await cancel('cue');
   });
+
+  it('replace text end to end: a sample through preview_regex, the dry run’s before → after table with nothing touched, then applied to the files', async () => {
+    const { parent, name } = await tickAlbum();
+    const dir = path.join(parent, name);
+    const tracks = home.library.files.filter((f) => f.kind === 'audio' && f.tags?.title && path.join(home.library.root, path.posix.dirname(f.path)) === dir);
+    // A word of a title that no artist or album of the folder holds: only titles change.
+    const others = tracks.flatMap((f) => [f.tags?.artist, f.tags?.album, f.tags?.albumartist]).join(' ');
+    const word = tracks.flatMap((f) => f.tags!.title!.split(' ')).find((w) => w.length > 3 && !others.includes(w))!;
+    const hits = tracks.filter((f) => f.tags!.title!.includes(word));
+    expect(hits.length).toBeGreaterThan(0);
+    const titleOf = (f: (typeof tracks)[number]) => probedTitle(path.join(home.library.root, f.path));
+
+    await action('replace').click();
+    const f = form('replace');
+    await f.getByLabel('查找').first().fill(word);
+    await f.getByLabel('替换为').first().fill('午夜');
+    await f.getByLabel('示例文本').fill(`${word} Song`);
+    await f.getByTestId('regex-preview').click();
+    await expect.poll(() => f.getByTestId('regex-result').textContent()).toContain('午夜 Song');
+
+    // Dry run: a task that touches nothing and lists what would change.
+    await page.locator('.bp6-overlay-open [data-testid="batch-preview"]').click();
+    const table = page.getByTestId('dry-run-table');
+    await table.waitFor();
+    await expect.poll(() => page.getByTestId('dry-run-progress').textContent(), { timeout: 30_000 }).toContain(`已检查 ${tracks.length} / ${tracks.length} 项`);
+    expect(await table.locator('tbody tr').count()).toBe(hits.length);
+    const afters = await table.locator('.ts-batch-after').allTextContents();
+    expect(afters.sort()).toEqual(hits.map((h) => h.tags!.title!.replaceAll(word, '午夜')).sort());
+    await page.screenshot({ path: '/tmp/shots-batch-ui/dry-run-light-desktop.png' });
+    for (const h of hits) expect(await titleOf(h)).toBe(h.tags!.title);
+
+    await page.getByTestId('dry-run-apply').click();
+    await notice('创建成功！').waitFor();
+    await page.getByTestId('dry-run').waitFor({ state: 'detached' });
+    for (const h of hits) await expect.poll(() => titleOf(h), { timeout: 30_000 }).toBe(h.tags!.title!.replaceAll(word, '午夜'));
+  }, 90_000);
 });

@@ -10,4 +10,7 @@ export interface SelectItem {
 /** What a batch call answers: the task created in the background. */
 export interface TaskCreated {
   task_id?: string | number;
+  /** Items the selection became. */
+  total?: number;
+  dry_run?: boolean;
 }

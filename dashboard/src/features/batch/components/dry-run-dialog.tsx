@@ -5,13 +5,13 @@ import { Dialog, DialogBody, DialogFooter } from '../../../components/ui/overlay
 import { useT } from '../../../lib/i18n.ts';
 import { applyTask } from '../api/apply-task.ts';
 import { createBatchTask } from '../api/create-batch-task.ts';
-import { getTaskChanges, type TaskChanges } from '../api/get-task-changes.ts';
+import { DRY_RUN_ROWS, getDryRun, type DryRunState } from '../api/get-dry-run.ts';
 import { actionInfo, type ActionId } from '../lib/actions.ts';
 import { label } from '../lib/labels.ts';
 import { useBatchStore } from '../stores/batch-store.ts';
 
 /** Rows shown; the rest are counted (the applying task still applies all of them). */
-const SHOWN = 500;
+const SHOWN = 1000;
 const POLL_MS = 1000;
 
 const KIND_LABELS: Record<string, string> = { tags: '标签', move: '移动', copy: '复制', delete: '删除', create: '新建', convert: '转换' };
@@ -23,7 +23,7 @@ const KIND_LABELS: Record<string, string> = { tags: '标签', move: '移动', co
 export function DryRunDialog({ request, onClose, onApplied }: { request: { action: ActionId; payload: object } | null; onClose: () => void; onApplied: () => void }) {
   const t = useT();
   const [taskId, setTaskId] = useState<string | number | null>(null);
-  const [result, setResult] = useState<TaskChanges | null>(null);
+  const [result, setResult] = useState<DryRunState | null>(null);
   const [failed, setFailed] = useState(false);
   const [applying, setApplying] = useState(false);
 
@@ -38,7 +38,7 @@ export function DryRunDialog({ request, onClose, onApplied }: { request: { actio
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async (id: string | number) => {
       try {
-        const changes = await getTaskChanges(id, controller.signal);
+        const changes = await getDryRun(id, controller.signal);
         if (controller.signal.aborted) return;
         setResult(changes);
         if (changes.status === 'running') timer = setTimeout(() => void poll(id), POLL_MS);
@@ -84,7 +84,8 @@ export function DryRunDialog({ request, onClose, onApplied }: { request: { actio
       <DialogBody>
         {result ? (
           <p className="ts-muted" data-testid="dry-run-progress">
-            {t('已检查 {done} / {total} 项，将有 {n} 处变更', { done: result.done, total: result.total, n: changes.length })}
+            {t('已检查 {done} / {total} 项，{n} 项将有变更', { done: result.done, total: result.total, n: result.changedItems })}
+            {result.failedItems > 0 ? <span className="ts-batch-failed"> {t('（{n} 项失败，应用时同样会失败）', { n: result.failedItems })}</span> : null}
           </p>
         ) : null}
         {failed ? (
@@ -117,7 +118,7 @@ export function DryRunDialog({ request, onClose, onApplied }: { request: { actio
                 ))}
               </tbody>
             </HTMLTable>
-            {changes.length > SHOWN ? <p className="ts-muted">{t('…以及另外 {n} 项', { n: changes.length - SHOWN })}</p> : null}
+            {changes.length > SHOWN || result!.changedItems > DRY_RUN_ROWS ? <p className="ts-muted">{t('只列出前 {n} 处变更；应用时全部生效。', { n: Math.min(SHOWN, changes.length) })}</p> : null}
           </div>
         )}
       </DialogBody>
