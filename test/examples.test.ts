@@ -188,6 +188,25 @@ describe('examples/strip-video-junk (a batch action)', () => {
     expect(journal.map((e) => path.relative(folder, String(e.path))).sort()).toEqual(['01.mp3', '02.flac', 'Nested/04.mp3']);
   }, 60_000);
 
+  it('runs as a task from the dashboard (run_action): one item per file, journaled under the task, undone with it', async () => {
+    const folder = path.join(media, 'AsTask');
+    await mkdir(folder, { recursive: true });
+    await makeAudio(path.join(folder, 'a.mp3'), { seconds: 1, tags: { title: 'Instant Crush (Official Video)' } });
+    await makeAudio(path.join(folder, 'b.mp3'), { seconds: 1, tags: { title: 'Lose Yourself to Dance' } });
+    const created = expectOk(await call(app, admin, 'POST', '/apimt/run_action/', { plugin_id: 'strip-video-junk', file_full_path: media, select_data: [{ name: 'AsTask' }] }));
+    expect(created).toMatchObject({ message: '创建成功！ 任务在后台努力运行中', data: { total: 2, dry_run: false } });
+    await expect.poll(async () => (await rt.tasks.get(created.data.task_id)).status, { timeout: 30_000, interval: 50 }).toBe('success');
+    const detail = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${created.data.task_id}`)).data;
+    // The operation log names an uploaded action by its manifest's name.
+    expect(detail).toMatchObject({ name: 'Strip video junk from titles', kind: 'action:strip-video-junk', success_count: 1, skip_count: 1 });
+    expect(detail.success[0].changes).toEqual([expect.objectContaining({ field: 'title', before: 'Instant Crush (Official Video)', after: 'Instant Crush' })]);
+    expect((await probeTags(path.join(folder, 'a.mp3'))).title).toBe('Instant Crush');
+    const journal = await rt.store.collection(TAG_JOURNAL_COLLECTION).find({ taskId: created.data.task_id });
+    expect(journal.map((e) => path.basename(String(e.path)))).toEqual(['a.mp3']);
+    expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: created.data.task_id }));
+    expect((await probeTags(path.join(folder, 'a.mp3'))).title).toBe('Instant Crush (Official Video)');
+  }, 60_000);
+
   it('with dry_run reports what would change and writes nothing', async () => {
     const file = path.join(media, 'Dry', 'a.mp3');
     await mkdir(path.dirname(file), { recursive: true });

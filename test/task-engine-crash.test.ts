@@ -109,7 +109,7 @@ describe('a batch action task interrupted by kill -9', () => {
     // Every file was replaced once: never "New New Old", never left "Old".
     const titles = await Promise.all(files.map(async (f) => (await readTags(f)).tags.fields.title));
     expect(titles.filter((t) => t !== 'New Old')).toEqual([]);
-    const journal = await inStore(home, (store) => store.collection<{ path: string }>('tag_journal').find({ taskId, state: 'committed' }));
+    const journal = await inStore(home, (store) => store.collection<{ _id: string; path: string }>('tag_journal').find({ taskId, state: 'committed' }));
     expect(journal).toHaveLength(FILES);
     expect(new Set(journal.map((e) => e.path)).size).toBe(FILES);
   }, 300_000);

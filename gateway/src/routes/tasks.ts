@@ -20,7 +20,8 @@ import type { JsonValue } from '@tagsonic/sdk';
 import { ok } from '../envelope.ts';
 import { requireUser } from '../auth.ts';
 import { ErrorEnvelope } from '../schemas/common.ts';
-import { ActionRequest, ApplyTaskRequest, TaskCreatedResponse, UndoTaskRequest, UndoTaskResponse } from '../schemas/tasks.ts';
+import { ActionRequest, ApplyTaskRequest, RunActionRequest, TaskCreatedResponse, UndoTaskRequest, UndoTaskResponse } from '../schemas/tasks.ts';
+import type { PluginRecord } from '@tagsonic/core/plugins';
 import type { Ctx } from '../deps.ts';
 
 /** One batch action route: its plugin, the spec's action name (the operation log's), its pacing option. */
@@ -94,6 +95,27 @@ export async function taskRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
     );
   }
 
+  // Any enabled batch action by id, an upload from /actionMod included: the log names it by its manifest's name.
+  typed.post(
+    '/apimt/run_action/',
+    { onRequest: requireUser, schema: { body: RunActionRequest, response: { 200: TaskCreatedResponse, '4xx': ErrorEnvelope } } },
+    async (request) => {
+      const body = request.body as Record<string, JsonValue>;
+      const pluginId = String(body.plugin_id);
+      const record = await requireAction(ctx, pluginId);
+      const name = record.versions.find((v) => v.version === record.activeVersion)?.manifest.name ?? pluginId;
+      const spec = ACTION_ROUTES.find((r) => r.pluginId === pluginId) ?? { route: 'run_action', pluginId, action: name };
+      const selected = await selection(ctx, body);
+      const options: Record<string, JsonValue> = {};
+      for (const [key, value] of Object.entries(body)) if (!SELECTION_FIELDS.has(key) && key !== 'plugin_id') options[key] = value;
+      const items = await planItems(ctx, pluginId, selected, options, body.depth === 1 ? 1 : -1);
+      const dryRun = body.dry_run === true;
+      const rate = spec.rate ? positiveNumber(body[spec.rate.field]) ?? spec.rate.default : null;
+      const task = await createActionTask(ctx, spec, request.user.username, items, { pluginId, route: spec.route, options, dryRun, rate });
+      return ok({ task_id: task._id, total: task.total, dry_run: dryRun }, TASK_CREATED);
+    },
+  );
+
   typed.post(
     '/apimt/apply_task/',
     { onRequest: requireUser, schema: { body: ApplyTaskRequest, response: { 200: TaskCreatedResponse, '4xx': ErrorEnvelope } } },
@@ -142,11 +164,12 @@ export async function taskRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
 }
 
 /** The installed, enabled batch action, or the registry's reason why not (the codes the plugin screens use). */
-async function requireAction(ctx: Ctx, pluginId: string): Promise<void> {
+async function requireAction(ctx: Ctx, pluginId: string): Promise<PluginRecord> {
   const record = await ctx.plugins.get(pluginId);
   if (!record) throw notFound('TAGSONIC_ERR_PLUGIN_NOT_INSTALLED', `The batch action ${pluginId} is not installed.`, { pluginId });
   if (record.kind !== 'batch-action') throw invalid('TAGSONIC_ERR_PLUGIN_NOT_AN_ACTION', `The plugin ${pluginId} is not a batch action.`, { pluginId });
   if (!record.enabled) throw conflict('TAGSONIC_ERR_PLUGIN_DISABLED', `The batch action ${pluginId} is disabled; an administrator can enable it on /actionMod.`, { pluginId });
+  return record;
 }
 
 /** `file_full_path` + `select_data` (tree nodes or names) → the selected real paths, confined to the roots. */

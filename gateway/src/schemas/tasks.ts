@@ -23,6 +23,12 @@ export const ActionRequest = Type.Object(
   { additionalProperties: true },
 );
 
+/** run_action: an installed batch action by id (an upload from /actionMod), with the same payload. */
+export const RunActionRequest = Type.Intersect([
+  Type.Object({ plugin_id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: true }),
+  ActionRequest,
+]);
+
 export const TaskCreatedResponse = Envelope(Type.Object({ task_id: Type.String(), total: Type.Integer(), dry_run: Type.Boolean() }));
 
 export const ApplyTaskRequest = Type.Object({ task_id: TaskId }, { additionalProperties: false });
