@@ -12,9 +12,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TAG_JOURNAL_COLLECTION } from '@tagsonic/core/tags';
-import { commonSets, repairFields, type CommonSets, type Decode, type LegacyEncoding } from '../plugins/fix-encoding/src/repair.ts';
+import { commonSets, repairFields, type CommonSets, type Decode } from '../plugins/fix-encoding/src/repair.ts';
 import { makeAudio, probeTags } from './support/audio.ts';
 import { openActionHost, type ActionHost } from './support/action-host.ts';
+import { asLatin1, encodeLegacy as encode, id3Latin1, mojibake } from './support/mojibake.ts';
 
 const run = promisify(execFile);
 
@@ -26,34 +27,6 @@ const decode: Decode = async (bytes, encoding) => {
     return null;
   }
 };
-
-/** Encodes to a legacy encoding (Node has decoders only): a reverse table built from every two-byte code. */
-const tables = new Map<LegacyEncoding, Map<string, number[]>>();
-function encode(text: string, encoding: LegacyEncoding): Uint8Array {
-  let table = tables.get(encoding);
-  if (!table) {
-    table = new Map();
-    const decoder = new TextDecoder(encoding, { fatal: true });
-    for (let lead = 0x81; lead <= 0xfe; lead++) {
-      for (let trail = 0x40; trail <= 0xfe; trail++) {
-        try {
-          const c = decoder.decode(new Uint8Array([lead, trail]));
-          if ([...c].length === 1 && !table.has(c)) table.set(c, [lead, trail]);
-        } catch { /* not a code */ }
-      }
-    }
-    tables.set(encoding, table);
-  }
-  const out: number[] = [];
-  for (const c of text) {
-    if (c.charCodeAt(0) < 0x80) out.push(c.charCodeAt(0));
-    else out.push(...table.get(c)!);
-  }
-  return new Uint8Array(out);
-}
-/** What a Latin-1 reader shows for these bytes. */
-const asLatin1 = (bytes: Uint8Array) => new TextDecoder('latin1').decode(bytes); // WHATWG latin1 = windows-1252
-const mojibake = (text: string, encoding: LegacyEncoding | 'utf-8') => asLatin1(encoding === 'utf-8' ? new TextEncoder().encode(text) : encode(text, encoding));
 
 let common: CommonSets;
 beforeAll(async () => {
@@ -110,17 +83,6 @@ describe('the repair (scorer)', () => {
 
 let host: ActionHost;
 const file = (name: string) => path.join(host.media, name);
-
-/** An ID3v2.3 tag whose text frames declare ISO-8859-1 (encoding byte 0) and hold `bytes` as they are. */
-function id3Latin1(frames: Record<string, Uint8Array>): Uint8Array {
-  const parts: number[] = [];
-  for (const [id, bytes] of Object.entries(frames)) {
-    const size = bytes.length + 1;
-    parts.push(...Buffer.from(id, 'latin1'), (size >>> 24) & 0xff, (size >>> 16) & 0xff, (size >>> 8) & 0xff, size & 0xff, 0, 0, 0, ...bytes);
-  }
-  const n = parts.length;
-  return new Uint8Array([...Buffer.from('ID3'), 3, 0, 0, (n >>> 21) & 0x7f, (n >>> 14) & 0x7f, (n >>> 7) & 0x7f, n & 0x7f, ...parts]);
-}
 
 describe('fix-encoding on real files', () => {
   beforeAll(async () => {
