@@ -1,7 +1,8 @@
 /**
  * The file batch actions through the task engine as the dashboard drives them: POST /apimt/tidy_folder/ (dry run,
  * then apply_task), /apimt/check_file_duplicates/ and /apimt/remove_null_folder/ → plan on a worker → items run
- * by the workers' plugin pool → files on disk (listing, ffprobe) and the report (audit_log_detail). Real store,
+ * by the workers' plugin pool → files on disk (listing, ffprobe) and the report (audit_log_detail); undo_task moves
+ * tidied tracks back (their moves are journaled under the task). Real store,
  * bus, workers, sandbox and files; no mocks.
  */
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -87,6 +88,16 @@ describe('file batch actions through the routes', () => {
     expect(await finished(applied.data.task_id)).toMatchObject({ status: 'success', counts: { success: 1, fail: 0 } });
     expect(await listFiles(path.join(media, 'Library'))).toEqual(['.._.._x/_CON/01.flac', '.._.._x/_CON/cover.jpg', 'Band/a_b/02.lrc', 'Band/a_b/02.mp3', 'Band/a_b/cover.jpg']);
     expect(await probeTags(path.join(media, 'Library', '.._.._x', '_CON', '01.flac'))).toMatchObject({ title: 'One', artist: '../../x' });
+
+    // The tracks' moves were journaled under the task: undo_task puts them (and the .lrc) back. The covers were
+    // plain copies/moves (not audio) and stay where they went.
+    const undo = expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: applied.data.task_id }));
+    expect(undo.data).toMatchObject({ undone: 2, failed: [] });
+    expect(await listFiles(media)).toEqual(['Incoming/A/01.flac', 'Incoming/A/02.lrc', 'Incoming/A/02.mp3', 'Library/.._.._x/_CON/cover.jpg', 'Library/Band/a_b/cover.jpg']);
+
+    const again = expectOk(await call(app, admin, 'POST', '/apimt/tidy_folder/', payload));
+    expect(await finished(again.data.task_id)).toMatchObject({ status: 'success' });
+    expect(await listFiles(path.join(media, 'Library'))).toEqual(['.._.._x/_CON/01.flac', '.._.._x/_CON/cover.jpg', 'Band/a_b/02.lrc', 'Band/a_b/02.mp3', 'Band/a_b/cover.jpg']);
   }, 60_000);
 
   it('check_file_duplicates: the report holds the hash and name sections with name, file 1, file 2', async () => {

@@ -1,17 +1,19 @@
 /**
  * `caps.files.hash` and `caps.files.removeDir` through the real loadPlugin and sandbox on real files: the hash
  * is the file's SHA-256 as sha256sum computes it; removeDir removes an empty folder only, never a media folder
- * itself, never a folder out of the roots, and only with the write grant.
+ * itself, never a folder out of the roots, and only with the write grant. `files.move` of an audio file for a
+ * task is journaled under the task (its .lrc along) and undone by core's undoTask; without a task it is not.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MediaRoots } from '@tagsonic/core/media';
 import { openEmbeddedStore, type Store } from '@tagsonic/core/store';
-import { createTagJournal, type TagJournal } from '@tagsonic/core/tags';
+import { createTagJournal, TAG_JOURNAL_COLLECTION, undoTask, type TagJournal } from '@tagsonic/core/tags';
+import { makeAudio } from './support/audio.ts';
 import { loadPlugin, type LoadedPlugin } from '@tagsonic/workers/plugin-runtime';
 
 const run = promisify(execFile);
@@ -58,7 +60,8 @@ function load(access: 'read' | 'write') {
     permissions: { files: { access, reason: 'test' } } };
   const plugin = loadPlugin({ manifest, code: CODE, env: {}, host: { roots, journal, store } });
   loaded.push(plugin);
-  return (name: string, options: unknown) => plugin.invoke('call', { name, options }) as Promise<{ value?: any; code?: string; message?: string; absent?: true }>;
+  return (name: string, options: unknown, task?: { taskId: string; actor: string }) =>
+    plugin.invoke('call', { name, options }, task) as Promise<{ value?: any; code?: string; message?: string; absent?: true }>;
 }
 
 describe('files.hash', () => {
@@ -98,5 +101,37 @@ describe('files.removeDir', () => {
     expect((await call('removeDir', { path: 'dir-out' })).code).toBe('TAGSONIC_ERR_PLUGIN_DENIED');
     expect((await call('removeDir', { path: path.join(dir, 'outside', 'empty') })).code).toBe('TAGSONIC_ERR_PLUGIN_DENIED');
     expect((await stat(path.join(dir, 'outside', 'empty'))).isDirectory()).toBe(true);
+  });
+});
+
+describe('files.move for a task', () => {
+  it('journals an audio move under the task, carries its .lrc, and undo_task puts both back', async () => {
+    await mkdir(path.join(media, 'Src'), { recursive: true });
+    await makeAudio(path.join(media, 'Src', 'a.flac'), { tags: { title: 'A' } });
+    await writeFile(path.join(media, 'Src', 'a.lrc'), '[00:00.00]a');
+    await writeFile(path.join(media, 'Src', 'cover.jpg'), 'jpeg');
+    const call = load('write');
+    const task = { taskId: 'task-move', actor: 'admin' };
+    expect((await call('move', { from: 'Src/a.flac', to: 'Dst/Sub/a.flac' }, task)).value).toEqual({ path: path.join(media, 'Dst', 'Sub', 'a.flac') });
+    expect(await readFile(path.join(media, 'Dst', 'Sub', 'a.lrc'), 'utf8')).toBe('[00:00.00]a');
+    // Not audio: the plain move, not journaled.
+    expect((await call('move', { from: 'Src/cover.jpg', to: 'Dst/Sub/cover.jpg' }, task)).value).toEqual({ path: path.join(media, 'Dst', 'Sub', 'cover.jpg') });
+    const entries = await store.collection(TAG_JOURNAL_COLLECTION).find({ taskId: 'task-move' });
+    expect(entries).toEqual([expect.objectContaining({ kind: 'move', state: 'committed', actor: 'plugin:filesprobe', from: path.join(media, 'Src', 'a.flac'), path: path.join(media, 'Dst', 'Sub', 'a.flac') })]);
+    // An existing target is refused, never replaced.
+    await makeAudio(path.join(media, 'Src', 'b.flac'));
+    expect((await call('move', { from: 'Src/b.flac', to: 'Dst/Sub/a.flac' }, task)).code).toBe('TAGSONIC_ERR_PLUGIN_CONFLICT');
+
+    const report = await undoTask('task-move', { journal, actor: 'admin' });
+    expect(report.items.map((i) => i.status)).toEqual(['undone']);
+    expect((await stat(path.join(media, 'Src', 'a.flac'))).isFile()).toBe(true);
+    expect(await readFile(path.join(media, 'Src', 'a.lrc'), 'utf8')).toBe('[00:00.00]a');
+    await expect(stat(path.join(media, 'Dst', 'Sub', 'a.flac'))).rejects.toThrow();
+  });
+
+  it('without a task the move is not journaled', async () => {
+    await makeAudio(path.join(media, 'Src', 'c.flac'));
+    expect((await load('write')('move', { from: 'Src/c.flac', to: 'Dst/c.flac' })).value).toEqual({ path: path.join(media, 'Dst', 'c.flac') });
+    expect(await store.collection(TAG_JOURNAL_COLLECTION).find({ path: path.join(media, 'Dst', 'c.flac') })).toEqual([]);
   });
 });

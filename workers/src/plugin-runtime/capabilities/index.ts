@@ -9,6 +9,7 @@ import type { Capabilities } from '../../plugin-host/index.ts';
 import type { PluginHostServices } from '../host-services.ts';
 import { filesCapability } from './files.ts';
 import { filesExtraCapability } from './files-extra.ts';
+import { taskAwareMove } from './files-task.ts';
 import { ffmpegCapability, fingerprintCapability } from './media-tools.ts';
 import { kvCapability, matchCapability, progressCapability, sourcesCapability, textCapability } from './services.ts';
 import { tagsCapability } from './tags.ts';
@@ -26,7 +27,12 @@ export function hostCapabilities(manifest: Manifest, host: PluginHostServices | 
   if (!host) return capabilities;
   const grants = manifest.permissions;
   capabilities.kv = kvCapability(manifest.id, host.store);
-  if (grants.files) capabilities.files = { ...filesCapability(host.roots, grants.files.access), ...filesExtraCapability(host.roots, grants.files.access) };
+  if (grants.files) {
+    const files = { ...filesCapability(host.roots, grants.files.access), ...filesExtraCapability(host.roots, grants.files.access) };
+    // A task's audio moves are journaled (undo_task, crash settling); see files-task.ts.
+    if (files.move) files.move = taskAwareMove(manifest.id, host.roots, host.journal, files.move);
+    capabilities.files = files;
+  }
   if (grants.tags) capabilities.tags = tagsCapability(manifest.id, host.roots, host.journal, grants.tags.access);
   if (grants.ffmpeg) capabilities.ffmpeg = ffmpegCapability(host.roots, grants.files?.access ?? null);
   if (grants.fingerprint) capabilities.fingerprint = fingerprintCapability(host.roots);
