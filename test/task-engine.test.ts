@@ -5,7 +5,7 @@
  * detail with its sections) → undo_task puts every file back. Dry run then apply_task applies exactly the
  * previewed list. Real store, bus, workers, sandbox and tag engine; no mocks.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { safeWriteTags, TAG_JOURNAL_COLLECTION } from '@tagsonic/core/tags';
 import type { TaskDoc } from '@tagsonic/core/tasks';
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
-import { actionSettler, MAX_ITEM_ATTEMPTS } from '../workers/src/actions/index.ts';
+import { actionSettler, MAX_ITEM_ATTEMPTS, RateGate } from '../workers/src/actions/index.ts';
 import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
 import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
 import type { Manifest } from '@tagsonic/sdk';
@@ -198,5 +198,41 @@ describe('settling an action task a dead worker left (the decision per item)', (
     expect(await decide(dry)).toEqual({ status: 'resume' });
     expect(await decide(item([other], { attempts: MAX_ITEM_ATTEMPTS }))).toMatchObject({ status: 'fail', errorCode: 'TAGSONIC_ERR_TASK_ITEM_CRASHED' });
     expect(await decide(item([file], { payload: { item: null } }))).toMatchObject({ status: 'fail', errorCode: 'TAGSONIC_ERR_TASK_NOT_RESUMABLE' });
+  });
+});
+
+describe('stopping and pacing', () => {
+  it('a task stopped while it runs ends as stop: queued items are not run, their files untouched', async () => {
+    const folder = path.join(media, 'Stop');
+    await mkdir(folder, { recursive: true });
+    const seed = path.join(home, 'stop-seed.mp3');
+    await makeAudio(seed, { seconds: 1, tags: { title: 'Old' } });
+    const files = Array.from({ length: 120 }, (_, i) => path.join(folder, `${String(i).padStart(3, '0')}.mp3`));
+    for (const f of files) await copyFile(seed, f);
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/replace_text/', { file_full_path: media, select_data: ['Stop'], replace_text_list: [{ before: 'Old', after: 'New' }], modify_list: ['title'] }));
+    expectOk(await call(app, admin, 'POST', '/apimt/stop_audit_log_detail/', { id: res.data.task_id }));
+    await expect.poll(async () => (await rt.tasks.countItems(res.data.task_id)).pending + (await rt.tasks.countItems(res.data.task_id)).running, { timeout: 30_000, interval: 50 }).toBe(0);
+    const task = await rt.tasks.get(res.data.task_id);
+    expect(task.status).toBe('stop');
+    expect(task.counts.stop).toBeGreaterThan(0);
+    expect(task.counts.success + task.counts.stop).toBe(120);
+    const detail = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${res.data.task_id}`)).data;
+    expect(detail).toMatchObject({ status: 'stop', status_display: '停止', stop_count: task.counts.stop });
+    const stopped = await rt.tasks.findItems(res.data.task_id, 'stop');
+    for (const item of stopped.slice(0, 5)) expect((await probeTags(item.path!)).title).toBe('Old');
+  }, 60_000);
+
+  it('paces a task\'s items at its rate (scrape_rate 2/s: 5 starts take 2 s)', async () => {
+    const gate = new RateGate();
+    const started = Date.now();
+    const at: number[] = [];
+    await Promise.all(Array.from({ length: 5 }, async () => { await gate.wait('t', 2); at.push(Date.now() - started); }));
+    at.sort((a, b) => a - b);
+    expect(at[0]).toBeLessThan(100);
+    expect(at[4]).toBeGreaterThanOrEqual(1950);
+    // Another task has its own schedule.
+    const other = Date.now();
+    await gate.wait('u', 2);
+    expect(Date.now() - other).toBeLessThan(100);
   });
 });
