@@ -236,3 +236,68 @@ describe('stopping and pacing', () => {
     expect(Date.now() - other).toBeLessThan(100);
   });
 });
+
+describe('an action with its own plan (unit larger than a file)', () => {
+  /** One item per ticked folder: its audio files, numbered; runItem titles them "<folder> <n>/<total>". */
+  const code = `
+module.exports = {
+  async plan({ paths, options }, caps) {
+    if (options.fail === true) throw Object.assign(new Error('cannot plan that'), { name: 'PluginError', code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+    if (options.escape === true) return { items: [{ key: 'out', paths: ['/etc/passwd'] }] };
+    const items = [];
+    for (const folder of paths) {
+      const { entries } = await caps.files.list({ path: folder });
+      const audio = entries.filter((e) => e.type === 'file' && e.name.endsWith('.mp3')).map((e) => e.path);
+      items.push({ key: folder, paths: audio, data: { folder: folder.split('/').pop() } });
+    }
+    return { items };
+  },
+  async runItem({ item, dryRun }, caps) {
+    const changes = [];
+    for (const [i, path] of item.paths.entries()) {
+      const title = item.data.folder + ' ' + (i + 1) + '/' + item.paths.length;
+      const before = (await caps.tags.read({ path })).title;
+      if (!dryRun) await caps.tags.write({ path, tags: { title } });
+      changes.push({ path, kind: 'tags', field: 'title', before, after: title });
+    }
+    return { status: 'success', changes, report: { files: item.paths.length } };
+  },
+};`;
+
+  beforeAll(async () => {
+    await rt.plugins.install({
+      manifest: {
+        id: 'number-titles', name: 'Number titles', version: '1.0.0', description: 'Numbers the titles of each ticked folder.', kind: 'batch-action', entry: 'index.js',
+        permissions: { tags: { access: 'write', reason: 'Writes the numbered titles.' }, files: { access: 'read', reason: 'Lists the ticked folders.' } },
+      } as Manifest,
+      code,
+    }, 'upload');
+    await rt.plugins.setEnabled('number-titles', true);
+    for (const folder of ['Disc A', 'Disc B']) {
+      await mkdir(path.join(media, 'Plan', folder), { recursive: true });
+      for (const n of [1, 2]) await makeAudio(path.join(media, 'Plan', folder, `${n}.mp3`), { seconds: 1, tags: { title: 'x' } });
+    }
+  }, 60_000);
+
+  it('the plan\'s items become the task\'s (one per folder), and each item\'s changes land in the report', async () => {
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/run_action/', { plugin_id: 'number-titles', file_full_path: path.join(media, 'Plan'), select_data: ['Disc A', 'Disc B'] }));
+    expect(res.data.total).toBe(2);
+    expect(await finished(res.data.task_id)).toMatchObject({ status: 'success', counts: { success: 2 } });
+    const titlesOf = (folder: string) => titles(path.join(media, 'Plan', folder), ['1.mp3', '2.mp3']);
+    expect([await titlesOf('Disc A'), await titlesOf('Disc B')]).toEqual([['Disc A 1/2', 'Disc A 2/2'], ['Disc B 1/2', 'Disc B 2/2']]);
+    const detail = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${res.data.task_id}`)).data;
+    expect(detail.success.map((r: { name: string; report: unknown; changes: unknown[] }) => [r.name, r.report, r.changes.length])).toEqual([
+      ['Disc A', { files: 2 }, 2], ['Disc B', { files: 2 }, 2],
+    ]);
+    expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: res.data.task_id }));
+    expect(await titlesOf('Disc A')).toEqual(['x', 'x']);
+  }, 30_000);
+
+  it('a plan that fails is the request\'s error, and a planned path outside the media roots is refused before anything is queued', async () => {
+    const body = { plugin_id: 'number-titles', file_full_path: path.join(media, 'Plan'), select_data: ['Disc A'] };
+    const before = (await rt.tasks.listAudit({}, { page: 1, pageSize: 1 })).count;
+    expectError(await call(app, admin, 'POST', '/apimt/run_action/', { ...body, fail: true }), 503, 'TAGSONIC_ERR_PLUGIN_INVALID');
+    expectError(await call(app, admin, 'POST', '/apimt/run_action/', { ...body, escape: true }), 403, 'TAGSONIC_ERR_MEDIA_OUTSIDE_ROOTS');
+    expect((await rt.tasks.listAudit({}, { page: 1, pageSize: 1 })).count).toBe(before);
+  });
+});
