@@ -68,8 +68,8 @@ export function ScrapeResults() {
             <th>{t('标题/艺术家')}</th>
             <th>{t('专辑|字段')}</th>
             <th className="ts-scrape-tight">{t('歌词')}</th>
-            <th className="ts-scrape-tight">{t('音轨/碟片')}</th>
-            <th className="ts-scrape-tight">{t('年份')}</th>
+            <th className="ts-scrape-tight">{t('音轨/碟片').replace('/', '/\u200b')}</th>
+            <th className="ts-scrape-tight ts-scrape-year">{t('年份')}</th>
           </tr>
         </thead>
         <tbody>
@@ -110,8 +110,10 @@ export function ScrapeResults() {
               <td className="ts-scrape-stack ts-scrape-tight">
                 {cell(song, 'track', ofTotal(song.tracknumber, song.totaltracks))}
                 {cell(song, 'disc', ofTotal(song.discnumber, song.totaldiscs))}
+                {/* Phones have no room for a year column: the year joins the track/disc stack there. */}
+                <span className="ts-scrape-year-stacked">{cell(song, 'year', yearOf(song.year))}</span>
               </td>
-              <td className="ts-scrape-tight">{cell(song, 'year', yearOf(song.year))}</td>
+              <td className="ts-scrape-tight ts-scrape-year">{cell(song, 'year', yearOf(song.year))}</td>
             </tr>
           ))}
         </tbody>
