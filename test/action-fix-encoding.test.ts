@@ -45,7 +45,8 @@ describe('the repair (scorer)', () => {
   it.each([
     ['gbk', '周杰伦'], ['gbk', '张学友 - 吻别'], ['gbk', '晴天（Live）'], ['gbk', '王菲'], ['gbk', '邓丽君 - 月亮代表我的心'],
     ['big5', '張學友'], ['big5', '真情流露'], ['big5', '周杰倫 - 晴天'],
-    ['shift_jis', '宇多田ヒカル'], ['shift_jis', 'ファースト・ラヴ'], ['shift_jis', '浜崎あゆみ'],
+    ['gbk', 'K歌之王'], ['gbk', '1987我不知道会遇见你'], ['big5', 'K歌之王'], ['big5', '你是我的眼 (Live)'],
+    ['shift_jis', '宇多田ヒカル'], ['shift_jis', 'ファースト・ラヴ'], ['shift_jis', '浜崎あゆみ'], ['shift_jis', 'Mr.Children - 名もなき詩'],
     ['utf-8', 'Café del Mar'], ['utf-8', '周杰伦'], ['utf-8', 'Sigur Rós – Ágætis byrjun'], ['utf-8', 'Beyoncé'],
   ] as const)('%s: %s comes back from its Latin-1 mojibake', async (encoding, text) => {
     const shown = mojibake(text, encoding);
@@ -61,6 +62,9 @@ describe('the repair (scorer)', () => {
   it.each([
     'Björk', 'Beyoncé', 'Motörhead', 'Sigur Rós - Ágætis byrjun', 'Straße', 'Ñandú', 'Zoë Keating', 'Mötley Crüe',
     'Café Tacvba', 'Łódź', '周杰伦', '張學友', '宇多田ヒカル', 'Plain ASCII', '€uro • Mix', 'naïveté', 'Ça ira',
+    // Each of these read as Big5 or Shift-JIS before the glue and single-high-byte rules: Los 聲geles, Die 礪zte, 鼙e, 蛍vre, 蚓.
+    'Los Ángeles Azules', 'Die Ärzte', 'Die Ärzte – Große Freiheit', 'Åge Aleksandersen', 'Œuvre', 'Æon', 'Ålesund', '36°C',
+    'Skálmöld – Börn Loka', 'Ásgeir – Dýrð í dauðaþögn', 'Ñoño Ñañá', 'ÄÖÜ',
   ])('leaves correct text alone: %s', async (text) => {
     expect(await repairFields({ title: text }, decode, common)).toEqual({});
   });

@@ -11,7 +11,9 @@
  *   of characters that text in that encoding uses: its common ideographs (GB2312 level 1, Big5's frequent
  *   characters, JIS level 1 kanji — built from the decoders themselves), kana, CJK and full-width punctuation.
  *   Rare ideographs may be at most a quarter; half-width katakana (Shift-JIS single bytes) and other symbols
- *   refuse it. "Björk" as GBK is "Bj鰎k" (rare) and as Shift-JIS "Bjｶrk" (half-width): untouched.
+ *   refuse it, and so do ideographs glued to Latin letters and texts with a single high byte (an accented
+ *   letter). "Björk" as GBK is "Bj鰎k" (rare) and as Shift-JIS "Bjｶrk" (half-width); "Die Ärzte" as Big5 is
+ *   "Die 礪zte" (glued): untouched.
  * - When several encodings read well, the file's other fields decide (one tagger, one code page), then the
  *   higher score, then GBK, Big5, Shift-JIS in that order.
  */
@@ -94,12 +96,21 @@ const isCjkCompanion = (code: number) =>
 
 export interface Reading { text: string; score: number }
 
-/** How well `text` reads as `encoding`'s text; `null` when it does not (see the module comment). */
+const isLetter = (c: string | undefined) => c !== undefined && /[A-Za-z]/.test(c);
+
+/**
+ * How well `text` reads as `encoding`'s text; `null` when it does not (see the module comment). Besides the
+ * character classes, an accented Latin word has a tell: Big5 and Shift-JIS take ASCII bytes as second bytes, so
+ * `Die Ärzte` reads `Die 礪zte` — an ideograph glued to Latin letters. Text where such glue is frequent relative
+ * to its ideographs is refused (K歌之王, one glue for three ideographs, stays acceptable).
+ */
 export function scoreReading(text: string, encoding: LegacyEncoding, common: CommonSets): Reading | null {
   let good = 0;
   let rare = 0;
   let ideographs = 0;
-  for (const c of text) {
+  let glued = 0;
+  const chars = [...text];
+  for (const [i, c] of chars.entries()) {
     const code = c.codePointAt(0)!;
     if (code < 0x80) {
       if (code < 0x20 && c !== '\n' && c !== '\r' && c !== '\t') return null;
@@ -109,12 +120,17 @@ export function scoreReading(text: string, encoding: LegacyEncoding, common: Com
       ideographs++;
       if (common[encoding].has(c)) good++;
       else rare++;
+      if (isLetter(chars[i - 1])) glued++;
+      if (isLetter(chars[i + 1])) glued++;
     } else if (isCjkCompanion(code)) good++;
     else return null; // U+FFFD, private use, half-width katakana, Latin/Greek/Cyrillic from symbol rows…
   }
-  if (good === 0 || rare * 4 > ideographs) return null;
+  if (good === 0 || rare * 4 > ideographs || glued * 3 > ideographs) return null;
   return { text, score: good - 2 * rare };
 }
+
+/** Bytes ≥ 0x80: a legacy CJK text has at least one per character; one alone is an accented letter more likely. */
+const highBytes = (bytes: Uint8Array) => bytes.reduce((n, b) => n + (b >= 0x80 ? 1 : 0), 0);
 
 /** UTF-8 read as Latin-1, undone while it still is (double encoding); `null` when the text is not that. */
 export async function repairUtf8(text: string, decode: Decode): Promise<string | null> {
@@ -149,7 +165,8 @@ export async function repairFields(fields: Record<string, string>, decode: Decod
       continue;
     }
     const bytes = latin1Bytes(text);
-    if (!bytes) continue;
+    // One high byte is one accented letter (Ä, °, Œ) far more often than one CJK character.
+    if (!bytes || highBytes(bytes) < 2) continue;
     const readings: Partial<Record<LegacyEncoding, Reading>> = {};
     for (const encoding of LEGACY) {
       const decoded = await decode(bytes, encoding);
