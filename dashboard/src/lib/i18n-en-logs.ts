@@ -64,6 +64,8 @@ export const EN_LOGS: Record<string, string> = {
   模式匹配: 'Matched by mode',
   跳过: 'Skipped',
   已删除: 'Deleted',
+  已停止: 'Stopped',
+  正在停止: 'Stopping',
   文件: 'File',
   相似度: 'Similarity',
   修改: 'Changes',

@@ -46,7 +46,7 @@ export interface DetailRow {
   album?: string | null;
   reason?: string | null;
   /** The TAGSONIC_ERR_* code of a failure, so it can be said in the interface language. */
-  reason_code?: string | null;
+  error_code?: string | null;
   created_at?: string | null;
   /** mode_success: similarity summed over title, artist and album (0–3). */
   similar?: number | null;
@@ -58,8 +58,8 @@ export interface DetailRow {
   [key: string]: unknown;
 }
 
-/** The report's lists, in the order the page shows them (§2 "Task report"). */
-export const SECTION_KEYS = ['running', 'miss_tag', 'miss_artist', 'miss_album', 'miss_artist_album', 'fail', 'mode_success', 'success', 'skip', 'delete'] as const;
+/** The report's lists, in the order the page shows them (§2 "Task report"; `stop`: items stopped before they ran). */
+export const SECTION_KEYS = ['running', 'miss_tag', 'miss_artist', 'miss_album', 'miss_artist_album', 'fail', 'mode_success', 'success', 'skip', 'delete', 'stop'] as const;
 export type SectionKey = (typeof SECTION_KEYS)[number];
 
 export interface LogStatic {

@@ -54,18 +54,25 @@ export function LogDetailPage({ id }: { id: string }) {
     return () => abort.abort();
   }, [id, version]);
 
-  // While the task runs its lists change: poll every 3 s, and stop once it is final.
+  // While the task runs its lists change: poll every 3 s, and stop once it is final. A stopped task's queued
+  // items end as stopped only when a worker reaches them, so its lists keep changing until none is left.
+  const draining = detail !== null && (running || Number(detail.running_count ?? 0) > 0);
   useEffect(() => {
-    if (!running) return;
+    if (!draining) return;
     const timer = setInterval(refresh, DETAIL_POLL_MS);
     return () => clearInterval(timer);
-  }, [running, refresh]);
+  }, [draining, refresh]);
 
   const live = useTaskProgress(detail?.id ?? null, running, (e) => {
     if (e.status !== 'running') refresh();
   });
 
-  const reasonText = (row: DetailRow) => (row.reason_code ? serverMessage(row.reason_code, row.reason ?? '', lang) : (row.reason ?? ''));
+  // The catalogue's words for the code, then the server's own detail (which file, which field) when it adds any.
+  const reasonText = (row: DetailRow) => {
+    const raw = row.reason ?? '';
+    const said = row.error_code ? serverMessage(row.error_code, raw, lang) : raw;
+    return said !== raw && raw ? `${said}：${raw}` : said;
+  };
   const loadPage = async (section: SectionKey, page: number, signal: AbortSignal) => (await getAuditLogDetail(id, { section, page, signal, quiet: true }))[section] ?? [];
 
   const act = async (work: () => Promise<unknown>) => {
@@ -100,7 +107,8 @@ export function LogDetailPage({ id }: { id: string }) {
   const eta = useLive ? live.etaSeconds : fetched.eta_sec;
   const percent = total ? Math.min(100, (done / total) * 100) : running ? 0 : 100;
   const canApply = detail.dry_run && !running && !detail.applied_task_id && (detail.static?.success_count ?? 0) > 0;
-  const canUndo = !running && !detail.dry_run && !detail.undone;
+  // Only successful items changed files: a task where nothing succeeded has nothing to put back.
+  const canUndo = !running && !detail.dry_run && !detail.undone && (detail.static?.success_count ?? 0) > 0;
 
   const apply = () =>
     void act(async () => {

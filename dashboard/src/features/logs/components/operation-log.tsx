@@ -73,8 +73,8 @@ export function OperationLog() {
           <HTMLTable striped compact className="ts-log-table" data-testid="audit-table">
             <thead>
               <tr>
-                <th>ID</th>
-                <th>{t('用户')}</th>
+                <th className="ts-log-col-id">ID</th>
+                <th className="ts-log-col-user">{t('用户')}</th>
                 <th>{t('级别')}</th>
                 <th>{t('操作')}</th>
                 <th>{t('详情')}</th>
@@ -85,16 +85,16 @@ export function OperationLog() {
             <tbody>
               {data.items.map((item) => (
                 <tr key={item.id} data-audit-id={item.id} data-status={item.status}>
-                  <td className="ts-mono ts-small ts-log-id" title={item.id}>
+                  <td className="ts-mono ts-small ts-log-id ts-log-col-id" title={item.id}>
                     {item.id}
                   </td>
-                  <td>{item.user}</td>
+                  <td className="ts-log-col-user">{item.user}</td>
                   <td>
                     <Tag minimal intent={LEVEL_INTENT[item.level] ?? 'none'} data-level={item.level}>
                       {item.level}
                     </Tag>
                   </td>
-                  <td>{t(item.action)}</td>
+                  <td className="ts-nowrap">{t(item.action)}</td>
                   <td className="ts-log-extra">
                     {item.extra ? <span className="ts-log-extra-text">{item.extra}</span> : null}
                     {ACTIONS_WITH_REPORT.has(item.action) ? (
@@ -103,7 +103,7 @@ export function OperationLog() {
                       </Link>
                     ) : null}
                   </td>
-                  <td>
+                  <td className="ts-nowrap">
                     <Tag minimal round intent={STATUS_INTENT[item.status] ?? 'none'} data-testid="audit-status">
                       {t(statusText(item.status))}
                     </Tag>

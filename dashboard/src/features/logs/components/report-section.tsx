@@ -85,6 +85,9 @@ export function ReportSection({ section, actions, version }: { section: ReportSe
   const rows = page === 1 ? section.rows : loaded?.page === page ? loaded.rows : [];
   const showReason = key === 'fail' || key === 'skip' || key === 'delete' || MISSING.has(key);
   const showChanges = rows.some((r) => r.changes?.length);
+  // A tag column nobody on this page has (a rename, a text fix of titles only) would only take room.
+  const shows = (field: 'title' | 'artist' | 'album') => key === 'mode_success' || rows.some((r) => r[field]);
+  const [showTitle, showArtist, showAlbum] = [shows('title'), shows('artist'), shows('album')];
   const hasActions = (key === 'running' && !!actions.stop) || (MISSING.has(key) && !!actions.finish);
 
   return (
@@ -108,9 +111,9 @@ export function ReportSection({ section, actions, version }: { section: ReportSe
               <tr>
                 <th>#</th>
                 <th>{t('文件')}</th>
-                <th>{t('标题')}</th>
-                <th>{t('艺术家|字段')}</th>
-                <th>{t('专辑|字段')}</th>
+                {showTitle ? <th>{t('标题')}</th> : null}
+                {showArtist ? <th>{t('艺术家|字段')}</th> : null}
+                {showAlbum ? <th>{t('专辑|字段')}</th> : null}
                 {key === 'mode_success' ? <th>{t('相似度')}</th> : null}
                 {showChanges ? <th>{t('修改')}</th> : null}
                 {showReason ? <th>{t('原因')}</th> : null}
@@ -140,9 +143,9 @@ export function ReportSection({ section, actions, version }: { section: ReportSe
                     </>
                   ) : (
                     <>
-                      <td>{row.title ?? ''}</td>
-                      <td>{row.artist ?? ''}</td>
-                      <td>{row.album ?? ''}</td>
+                      {showTitle ? <td>{row.title ?? ''}</td> : null}
+                      {showArtist ? <td>{row.artist ?? ''}</td> : null}
+                      {showAlbum ? <td>{row.album ?? ''}</td> : null}
                     </>
                   )}
                   {showChanges ? (

@@ -22,6 +22,11 @@ describe('task report', () => {
     expect(title({ name: '替换文本', dry_run: true })).toBe('将要修改');
   });
 
+  it('calls the queued items of a stopped task stopping', () => {
+    expect(sectionsOf(detail({ status: 'stop', running: [row(1)], running_count: 1 }))[0].title).toBe('正在停止');
+    expect(sectionsOf(detail({ status: 'running', running: [row(1)], running_count: 1 }))[0].title).toBe('进行中');
+  });
+
   it('keeps the server count when it sent fewer rows', () => {
     expect(sectionsOf(detail({ success: [row(1)], success_count: 500 }))[0].count).toBe(500);
   });

@@ -21,6 +21,7 @@ export const SECTION_TITLES: Record<SectionKey, string> = {
   success: '完全匹配',
   skip: '跳过',
   delete: '已删除',
+  stop: '已停止',
 };
 
 export interface Section {
@@ -49,7 +50,14 @@ export function sectionsOf(detail: LogDetail): Section[] {
     const rows = detail[key] ?? [];
     const count = Math.max(Number(detail[`${key}_count`] ?? 0) || 0, rows.length);
     if (count === 0) return [];
-    const title = key === 'mode_success' && detail.mode_name ? detail.mode_name : key === 'success' ? successTitle(detail) : SECTION_TITLES[key];
+    const title =
+      key === 'mode_success' && detail.mode_name
+        ? detail.mode_name
+        : key === 'success'
+          ? successTitle(detail)
+          : key === 'running' && detail.status === 'stop'
+            ? '正在停止'
+            : SECTION_TITLES[key];
     return [{ key, title, rows, count }];
   });
 }

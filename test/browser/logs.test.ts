@@ -1,0 +1,278 @@
+/**
+ * /log and /log_detail/{id}/ in chromium against a real server: a replace_text dry run over real MP3 files
+ * is opened from the operation log, its report lists every change and nothing on disk moved; applying it opens
+ * the new task's report, whose progress bar moves live over SSE while the files change (read back with
+ * ffprobe); the section pages 10 rows at a time; Undo task puts every title back. The runtime log polls, says
+ * plainly that the server has no process-log route, and the feedback dialog refuses a reason under 20
+ * characters without sending it. Screenshots light and dark, desktop and narrow, go to /tmp/shots-log-ui/.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { makeAudio, probeTags } from '../support/audio.ts';
+import { buildDashboard, launchBrowser, makeHome, newContext, startServer, type Home, type Server } from './harness.ts';
+
+const PASSWORD = 'logs-browser-password';
+const SHOTS = '/tmp/shots-log-ui';
+/** Enough files for a task that runs for a moment and a section with several pages of 10. */
+const FILES = 36;
+/** Empty .mp3 files (media/big): each item fails at once with its reason, and the task runs long enough to stop. */
+const BIG = 2000;
+
+let home: Home;
+let server: Server;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let folder: string;
+const files: string[] = [];
+/** Uncaught errors in the page: any of them fails the test that caused it. */
+const pageErrors: string[] = [];
+const original = (i: number) => `Song ${String(i + 1).padStart(2, '0')} (Official Video)`;
+const cleaned = (i: number) => `Song ${String(i + 1).padStart(2, '0')}`;
+
+const notice = (p: Page, title: string) => p.locator(`.bp6-toast [data-notice-title="${title}"]`).last();
+
+async function api(p: Page, method: 'GET' | 'POST', pathname: string, body?: unknown) {
+  const csrf = (await p.context().cookies()).find((c) => c.name === 'csrftoken')?.value ?? '';
+  const headers = { 'X-CSRFToken': csrf, 'X-Requested-With': 'XMLHttpRequest' };
+  const res = method === 'GET' ? await p.request.get(`${server.base}${pathname}`, { headers }) : await p.request.post(`${server.base}${pathname}`, { data: body, headers });
+  return (await res.json()) as { result: boolean; message: string; data: Record<string, unknown> };
+}
+
+async function shot(name: string) {
+  await mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
+}
+
+/** Both themes at the current viewport, once `ready` is visible; the theme is the one the theme drawer stores. */
+async function shots(name: string, ready: string) {
+  for (const theme of ['dark', 'light']) {
+    await page.evaluate((t) => localStorage.setItem('theme', t), theme);
+    await page.reload();
+    await page.locator(ready).first().waitFor();
+    await shot(`${name}-${theme}`);
+  }
+}
+
+const titles = () => Promise.all(files.map(async (f) => (await probeTags(f)).title));
+
+async function waitForStatus(status: string) {
+  await page.locator(`[data-testid="log-detail"][data-status="${status}"]`).waitFor({ timeout: 60_000 });
+}
+
+beforeAll(async () => {
+  await buildDashboard();
+  home = await makeHome(BIG);
+  folder = path.join(home.media, 'logs');
+  await mkdir(folder);
+  for (let i = 0; i < FILES; i++) {
+    const file = path.join(folder, `${String(i + 1).padStart(2, '0')}.mp3`);
+    await makeAudio(file, { seconds: 1, freq: 300 + i * 10, tags: { title: original(i), artist: 'Log Tester', album: 'Report Album' } });
+    files.push(file);
+  }
+  server = await startServer(home.home, PASSWORD);
+  browser = await launchBrowser();
+  context = await newContext(browser);
+  page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.stack ?? e.message));
+  await page.goto(`${server.base}/login`);
+  await page.fill('#ts-username', 'admin');
+  await page.fill('#ts-password', PASSWORD);
+  await page.press('#ts-password', 'Enter');
+  await page.waitForURL(`${server.base}/`);
+}, 240_000);
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail' && page) await shot(`failed-${ctx.task.name.slice(0, 40).replace(/[^\w]+/g, '-')}`).catch(() => undefined);
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('operation log and task report', () => {
+  it('opens a dry run from the log, applies it with live progress, pages the report and undoes the task', async () => {
+    const created = await api(page, 'POST', '/apimt/replace_text/', {
+      file_full_path: home.media,
+      select_data: [{ icon: 'folder', name: 'logs', title: 'logs' }],
+      replace_text_list: [{ before: ' (Official Video)', after: '' }],
+      modify_list: ['title'],
+      replace_mode: 'text',
+      dry_run: true,
+    });
+    expect(created.result, created.message).toBe(true);
+    const dryId = String(created.data.task_id);
+
+    // The operation log lists it with its action, level, status and a link to its report.
+    await page.goto(`${server.base}/log`);
+    const entry = page.locator(`[data-testid="audit-table"] tr[data-audit-id="${dryId}"]`);
+    await entry.waitFor();
+    await expect.poll(async () => (await api(page, 'GET', `/apimt/audit_log_detail/?id=${dryId}`)).data.status, { timeout: 30_000 }).toBe('success');
+    await page.reload();
+    await expect.poll(() => entry.locator('td').nth(3).textContent()).toBe('替换文本');
+    await expect.poll(() => entry.getByTestId('audit-status').textContent()).toBe('成功');
+    expect(await entry.locator('[data-level]').textContent()).toBe('info');
+    expect(await page.getByTestId('audit-page-label').textContent()).toContain('第 1 / 1 页');
+    await expect.poll(() => page.getByRole('button', { name: '下一页' }).isDisabled()).toBe(true);
+    await shots('01-operation-log', '[data-testid="audit-table"]');
+
+    // The dry run's report: every file listed with its change, nothing written.
+    await entry.getByTestId('detail-link').click();
+    await page.waitForURL(`${server.base}/log_detail/${dryId}/`);
+    await waitForStatus('success');
+    await page.getByTestId('dry-run-note').waitFor();
+    const success = page.locator('[data-section="success"]');
+    expect(await success.getByTestId('section-count').textContent()).toBe(String(FILES));
+    expect(await success.locator('tbody tr').count()).toBe(10);
+    const firstChange = success.locator('tbody tr').first().locator('.ts-report-changes li');
+    expect(await firstChange.textContent()).toBe(`title ${original(0)} → ${cleaned(0)}`);
+    expect(await page.locator('[data-stat="total"] .ts-report-stat-value').textContent()).toBe(String(FILES));
+    expect(await titles()).toEqual(files.map((_, i) => original(i)));
+    // Later pages of a section come from the server, 10 rows each.
+    await success.getByRole('button', { name: '下一页' }).click();
+    await expect.poll(() => success.getByTestId('section-page-label').textContent()).toBe(`第 2 / ${Math.ceil(FILES / 10)} 页`);
+    await expect.poll(() => success.locator('tbody tr').first().getAttribute('data-path')).toBe(files[10]);
+    expect(await success.locator('tbody tr td').first().textContent()).toBe('11');
+    await shots('02-dry-run-report', '[data-section="success"] tbody tr');
+
+    // Apply: the new task's report opens while it runs and its bar moves with the workers' events.
+    await page.evaluate(() => {
+      const w = window as unknown as { seen: string[] };
+      w.seen = [];
+      new MutationObserver(() => {
+        const bar = document.querySelector('[data-testid="report-progress"]');
+        if (bar) w.seen.push(`${bar.getAttribute('data-done')}/${bar.getAttribute('data-total')}`);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-done'] });
+    });
+    await page.getByTestId('apply-task').click();
+    await notice(page, '创建成功！').waitFor();
+    await page.waitForURL((u) => u.pathname.startsWith('/log_detail/') && !u.pathname.includes(dryId));
+    const appliedId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]);
+    await waitForStatus('success');
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    const moving = seen.filter((s) => s !== `0/${FILES}` && s !== `${FILES}/${FILES}` && s.endsWith(`/${FILES}`));
+    expect(moving.length, `progress values seen: ${seen.join(' ')}`).toBeGreaterThan(0);
+    expect(await page.locator('[data-stat="success"] .ts-report-stat-value').textContent()).toBe(String(FILES));
+    expect(await page.locator('[data-stat="rate"] .ts-report-stat-value').textContent()).toBe('100%');
+    expect(await titles()).toEqual(files.map((_, i) => cleaned(i)));
+    await shots('03-applied-report', '[data-section="success"] tbody tr');
+
+    // Both tasks are in the log now, the newest first.
+    await page.goto(`${server.base}/log`);
+    await page.locator(`[data-testid="audit-table"] tr[data-audit-id="${appliedId}"]`).waitFor();
+    expect(await page.locator('[data-testid="audit-table"] tbody tr').first().getAttribute('data-audit-id')).toBe(appliedId);
+
+    // Undo task puts every title back.
+    await page.goto(`${server.base}/log_detail/${appliedId}/`);
+    await waitForStatus('success');
+    await page.getByTestId('undo-task').click();
+    await page.getByTestId('confirm-text').waitFor();
+    await shot('04-undo-confirm-light');
+    await page.locator('.bp6-alert').getByRole('button', { name: '撤销' }).click();
+    await notice(page, '撤销成功！').waitFor();
+    await page.getByTestId('report-undone').waitFor();
+    expect(await page.getByTestId('undo-task').count()).toBe(0);
+    expect(await titles()).toEqual(files.map((_, i) => original(i)));
+  }, 180_000);
+
+  it('stops one queued item and then the task while it runs; failures say why', async () => {
+    const created = await api(page, 'POST', '/apimt/replace_text/', {
+      file_full_path: home.media,
+      select_data: [{ icon: 'folder', name: 'big', title: 'big' }],
+      replace_text_list: [{ before: 'track', after: 'piste' }],
+      modify_list: ['title'],
+      replace_mode: 'text',
+    });
+    expect(created.result, created.message).toBe(true);
+    const id = String(created.data.task_id);
+    await page.goto(`${server.base}/log_detail/${id}/`);
+    await page.getByTestId('stop-task').waitFor();
+    const running = page.locator('[data-section="running"]');
+    // The rows are as of the last refresh (3 s): the item may have run meanwhile, and then the server refuses.
+    const queued = running.locator('tbody tr').last();
+    const queuedId = await queued.getAttribute('data-row-id');
+    const answer = page.waitForResponse((r) => r.url().includes('/apimt/stop_audit_log_detail_run/'));
+    await queued.getByTestId('stop-item').click();
+    const stoppedOne = (await (await answer).json()) as { result: boolean };
+    await notice(page, stoppedOne.result ? '停止成功！' : '停止失败！').waitFor();
+    await page.getByTestId('stop-task').click();
+    await notice(page, '停止成功！').waitFor();
+    await waitForStatus('stop');
+    expect(await page.getByTestId('report-status').textContent()).toBe('停止');
+    expect(await page.getByTestId('stop-task').count()).toBe(0);
+    const stopped = page.locator('[data-section="stop"]');
+    await stopped.waitFor();
+    expect(Number(await stopped.getByTestId('section-count').textContent())).toBeGreaterThan(0);
+    if (stoppedOne.result) {
+      const detail = await api(page, 'GET', `/apimt/audit_log_detail/?id=${id}&section=stop&page=1&page_size=${BIG}`);
+      expect((detail.data.stop as Array<{ id: string }>).map((r) => r.id)).toContain(queuedId);
+    }
+    // Items that ran before the stop failed, each with its reason beside the file.
+    const failed = page.locator('[data-section="fail"]');
+    await failed.waitFor();
+    expect((await failed.locator('tbody tr').first().locator('.ts-report-reason').textContent())?.length).toBeGreaterThan(0);
+    expect(Number(await page.locator('[data-stat="fail"] .ts-report-stat-value').textContent())).toBeGreaterThan(0);
+    // Queued items end as stopped when a worker reaches them; the page follows until none is left.
+    await page.locator('[data-section="running"]').waitFor({ state: 'detached', timeout: 60_000 });
+    expect(Number(await stopped.getByTestId('section-count').textContent())).toBeGreaterThan(BIG / 2);
+    await shots('09-stopped-report', '[data-section="fail"] tbody tr');
+  }, 120_000);
+
+  it('filters by action: the request names the action and an empty filter says so', async () => {
+    await page.goto(`${server.base}/log`);
+    await page.locator('[data-testid="audit-table"]').waitFor();
+    const asked = page.waitForRequest((r) => r.url().includes('/apimt/audit_log/') && new URL(r.url()).searchParams.get('action') === '重复检查');
+    await page.locator('[data-filter="duplicate"]').click();
+    const request = await asked;
+    expect(new URL(request.url()).searchParams.get('page_size')).toBe('50');
+    await page.getByText('还没有操作记录').waitFor();
+    await page.locator('[data-filter="all"]').click();
+    await page.locator('[data-testid="audit-table"]').waitFor();
+  });
+});
+
+describe('runtime log', () => {
+  it('polls, says the server has no process-log route, and refuses feedback under 20 characters', async () => {
+    await page.goto(`${server.base}/log`);
+    const asked = page.waitForRequest((r) => r.url().includes('/apimt/runtime_log/'));
+    await page.getByRole('tab', { name: '运行日志' }).click();
+    const request = await asked;
+    expect(request.postDataJSON()).toEqual({ type: 'gunicorn' });
+    await page.waitForURL(`${server.base}/log?tab=runtime`);
+    expect(await page.locator('[data-process]').allTextContents()).toEqual(['gunicorn', 'nginx', 'beat', 'worker', 'redis', 'xiaoai']);
+    expect(await page.locator('#ts-runtime-interval').inputValue()).toBe('5');
+    // No route serves process logs yet: the page says so once and stops polling.
+    await page.getByTestId('runtime-error').waitFor();
+    expect(await page.getByTestId('runtime-error').textContent()).toBe('服务器没有提供运行日志（接口不存在）。');
+    expect(await page.getByTestId('runtime-toggle').textContent()).toBe('开始刷新');
+    await shots('05-runtime-log', '[data-testid="runtime-log"]');
+
+    const uploads: string[] = [];
+    page.on('request', (r) => r.url().includes('/apimt/upload_log/') && uploads.push(r.url()));
+    await page.getByTestId('feedback-open').click();
+    await page.getByTestId('feedback-reason').fill('日志里有错误');
+    await page.getByTestId('feedback-send').click();
+    await notice(page, '反馈失败！').waitFor();
+    expect(await notice(page, '反馈失败！').textContent()).toContain('反馈理由至少20字');
+    await shot('06-feedback-too-short-light');
+    expect(uploads).toEqual([]);
+  });
+});
+
+describe('narrow screens', () => {
+  it('shows the log and the report on a phone-sized screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.base}/log`);
+    await shots('07-operation-log-narrow', '[data-testid="audit-table"]');
+    const id = await page.locator('[data-testid="audit-table"] tbody tr').first().getAttribute('data-audit-id');
+    await page.goto(`${server.base}/log_detail/${id}/`);
+    await shots('08-report-narrow', '[data-testid="report-stats"]');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1400, height: 860 });
+  });
+});
