@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
-import { buildDashboard, launchBrowser, makeHome, newContext, screenshot, startServer, type Home, type Server } from './harness.ts';
+import { buildDashboard, issueLicense, launchBrowser, makeHome, newContext, screenshot, startServer, type Home, type Server } from './harness.ts';
 
 const PASSWORD = 'batch-bar-test-password';
 
@@ -48,6 +48,9 @@ function albumFolder(): { parent: string; name: string } {
   const dir = path.join(home.library.root, path.posix.dirname(audio.path));
   return { parent: path.dirname(dir), name: path.basename(dir) };
 }
+
+/** Waits for drawers and dialogs to finish sliding in (screenshots). */
+const settled = (p: Page) => p.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
 
 /** Shows the album's parent folder with the album ticked (each test can run alone). */
 async function tickAlbum(): Promise<{ parent: string; name: string }> {
@@ -92,6 +95,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await newContext(browser, { width: 1440, height: 900 });
   page = await context.newPage();
+  page.on('pageerror', (e) => console.log('PAGEERROR', e.message));
   await page.goto(`${server.base}/login`);
   await page.fill('#ts-username', 'admin');
   await page.fill('#ts-password', PASSWORD);
@@ -199,6 +203,7 @@ describe('batch side bar', () => {
     await form('tidy').getByRole('button', { name: '添加一级' }).click();
     await form('tidy').locator('select[aria-label="第 3 级"]').selectOption('custom');
     await form('tidy').locator('input[aria-label="自定义变量"]').fill('${year}');
+    await settled(page);
     await page.screenshot({ path: '/tmp/shots-batch-ui/tidy-drawer.png' });
     await submit().click();
     await expect.poll(() => caught.length).toBe(3);
@@ -305,6 +310,7 @@ describe('batch side bar', () => {
     await page.locator('.bp6-overlay-open [data-testid="batch-preview"]').click();
     const table = page.getByTestId('dry-run-table');
     await table.waitFor();
+    await settled(page);
     await expect.poll(() => page.getByTestId('dry-run-progress').textContent(), { timeout: 30_000 }).toContain(`已检查 ${tracks.length} / ${tracks.length} 项`);
     expect(await table.locator('tbody tr').count()).toBe(hits.length);
     const afters = await table.locator('.ts-batch-after').allTextContents();
@@ -317,4 +323,86 @@ describe('batch side bar', () => {
     await page.getByTestId('dry-run').waitFor({ state: 'detached' });
     for (const h of hits) await expect.poll(() => titleOf(h), { timeout: 30_000 }).toBe(h.tags!.title!.replaceAll(word, '午夜'));
   }, 90_000);
+
+  it('批量设置 saves the scanning settings in the browser and says a reload applies them', async () => {
+    await tickAlbum();
+    await action('settings').click();
+    await form('settings').locator('label:has([data-setting="isDepth"])').click();
+    await page.locator('.bp6-overlay-open .ts-batch-footer').getByRole('button', { name: '保存' }).click();
+    await notice('保存成功！').waitFor();
+    expect(await notice('保存成功！').textContent()).toContain('设置已保存，请刷新页面生效');
+    expect(await page.evaluate(() => localStorage.getItem('isDepth'))).toBe('true');
+    await form('settings').waitFor({ state: 'detached' });
+  });
+
+  it('V2: import collection, duplicate check and generate strm open and post their payloads', async () => {
+    const code = await issueLicense(home.home, true);
+    await page.getByTestId('role-badge').click();
+    await page.locator('#ts-activation-code').fill(code);
+    const reloaded = page.waitForEvent('load', { timeout: 30_000 });
+    await page.locator('.bp6-dialog button[type="submit"]').click();
+    await reloaded;
+    await expect.poll(() => page.getByTestId('role-badge').textContent(), { timeout: 20_000 }).toBe('V2');
+    await row('lib').waitFor();
+    const { parent, name } = await tickAlbum();
+    const sel = { file_full_path: parent, select_data: [{ icon: 'icon-folder', name, title: name }] };
+    await holdBatchRoutes(['import_music', 'check_file_duplicates', 'generate_strm']);
+    for (const id of ['import', 'duplicate', 'strm']) expect(await action(id).isDisabled()).toBe(false);
+
+    await action('import').click();
+    await submit().click();
+    await form('import').waitFor({ state: 'detached' });
+    expect(last()).toEqual({ route: 'import_music', body: { ...sel, music_info: {}, is_skip_exist: true, import_rate: 10 } });
+
+    await action('duplicate').click();
+    await form('duplicate').locator('label:has([data-option="is_acoustid"])').click();
+    await submit().click();
+    // The duplicate check clears its show flag on success (§4).
+    await form('duplicate').waitFor({ state: 'detached' });
+    expect(last()).toEqual({ route: 'check_file_duplicates', body: { ...sel, is_acoustid: true } });
+
+    await action('strm').click();
+    await submit().click();
+    await notice('请填写保存目录').waitFor();
+    await form('strm').locator('#ts-strm-dir').fill('/strm');
+    await submit().click();
+    await form('strm').waitFor({ state: 'detached' });
+    expect(last()).toEqual({ route: 'generate_strm', body: { ...sel, is_sign: false, save_dir: '/strm' } });
+    await page.unrouteAll({ behavior: 'wait' });
+  }, 90_000);
+
+  it('dark theme and a narrow window: screenshots of the bar, a drawer and the phone drawer', async () => {
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await page.reload();
+    await row('lib').waitFor();
+    await tickAlbum();
+    await page.screenshot({ path: '/tmp/shots-batch-ui/bar-dark-desktop.png' });
+    await screenshot(page, 'batch-bar-dark-desktop');
+    await action('auto').click();
+    await form('auto').waitFor();
+    await settled(page);
+    await page.screenshot({ path: '/tmp/shots-batch-ui/auto-dark-desktop.png' });
+    await cancel('auto');
+
+    const phone = await newContext(browser, { width: 390, height: 844 });
+    await phone.addCookies(await context.cookies());
+    const p = await phone.newPage();
+    await p.goto(`${server.base}/`);
+    await p.evaluate(() => localStorage.setItem('theme', 'light'));
+    const { parent, name } = albumFolder();
+    const input = p.locator('.ts-tree-toolbar form input');
+    await input.fill(parent);
+    await input.press('Enter');
+    await p.locator(`[data-testid="file-tree"] li[data-name="${name}"] [role="checkbox"]`).click();
+    await p.getByTestId('batch-toggle').click();
+    await p.getByTestId('batch-bar').waitFor();
+    await settled(p);
+    await p.screenshot({ path: '/tmp/shots-batch-ui/bar-light-narrow.png' });
+    await p.locator('[data-batch-action="replace"]').click();
+    await p.locator('.ts-batch-form[data-action="replace"]').waitFor();
+    await settled(p);
+    await p.screenshot({ path: '/tmp/shots-batch-ui/replace-light-narrow.png' });
+    expect(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await phone.close();
+  }, 60_000);
 });
