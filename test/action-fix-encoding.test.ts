@@ -46,6 +46,9 @@ describe('the repair (scorer)', () => {
     ['gbk', '周杰伦'], ['gbk', '张学友 - 吻别'], ['gbk', '晴天（Live）'], ['gbk', '王菲'], ['gbk', '邓丽君 - 月亮代表我的心'],
     ['big5', '張學友'], ['big5', '真情流露'], ['big5', '周杰倫 - 晴天'],
     ['gbk', 'K歌之王'], ['gbk', '1987我不知道会遇见你'], ['big5', 'K歌之王'], ['big5', '你是我的眼 (Live)'],
+    // 陈奕迅 and 陶喆 hold a rare character each (奕: GB2312 level 2; 喆: GBK only); 薛之谦's GBK bytes are valid UTF-8
+    // ("Ѧ֮ǫ"), which is no reading; Big5's 晴天 also reads as GBK 锤ぱ (a lone kana); 北国の春 in GBK keeps its particle.
+    ['gbk', '陈奕迅'], ['gbk', '陶喆'], ['gbk', '薛之谦'], ['big5', '晴天'], ['big5', '薛之謙'], ['gbk', '北国の春'], ['gbk', '千と千尋の神隠し'],
     ['shift_jis', '宇多田ヒカル'], ['shift_jis', 'ファースト・ラヴ'], ['shift_jis', '浜崎あゆみ'], ['shift_jis', 'Mr.Children - 名もなき詩'],
     ['utf-8', 'Café del Mar'], ['utf-8', '周杰伦'], ['utf-8', 'Sigur Rós – Ágætis byrjun'], ['utf-8', 'Beyoncé'],
   ] as const)('%s: %s comes back from its Latin-1 mojibake', async (encoding, text) => {

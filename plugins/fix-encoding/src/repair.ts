@@ -5,12 +5,13 @@
  * encoding; a scorer keeps a decoding only when it reads as real text, so correct text is never "fixed":
  *
  * - Text with any character outside Latin-1/CP1252 (real CJK, Cyrillic…) is not mojibake of this kind: untouched.
- * - UTF-8 is taken when the bytes are valid UTF-8 without control characters: random Latin-1 text almost never
- *   is (é alone is an invalid byte), while "CafÃ©" decodes to "Café". Applied up to three times (double encoding).
+ * - UTF-8 is taken when the bytes are valid UTF-8 that reads as text (known blocks, Latin plus at most one other
+ *   script, no control characters): random Latin-1 text almost never is (é alone is an invalid byte), while
+ *   "CafÃ©" decodes to "Café". Applied up to three times (double encoding).
  * - GBK, Big5 and Shift-JIS decodings must be valid (no U+FFFD, no private-use or control characters) and made
  *   of characters that text in that encoding uses: its common ideographs (GB2312 level 1, Big5's frequent
  *   characters, JIS level 1 kanji — built from the decoders themselves), kana, CJK and full-width punctuation.
- *   Rare ideographs may be at most a quarter; half-width katakana (Shift-JIS single bytes) and other symbols
+ *   Rare ideographs may be at most half (names use them: 陈奕迅, 陶喆); half-width katakana (Shift-JIS single bytes) and other symbols
  *   refuse it, and so do ideographs glued to Latin letters and texts with a single high byte (an accented
  *   letter). "Björk" as GBK is "Bj鰎k" (rare) and as Shift-JIS "Bjｶrk" (half-width); "Die Ärzte" as Big5 is
  *   "Die 礪zte" (glued): untouched.
@@ -109,6 +110,7 @@ export function scoreReading(text: string, encoding: LegacyEncoding, common: Com
   let rare = 0;
   let ideographs = 0;
   let glued = 0;
+  let lone = 0;
   const chars = [...text];
   for (const [i, c] of chars.entries()) {
     const code = c.codePointAt(0)!;
@@ -122,15 +124,54 @@ export function scoreReading(text: string, encoding: LegacyEncoding, common: Com
       else rare++;
       if (isLetter(chars[i - 1])) glued++;
       if (isLetter(chars[i + 1])) glued++;
+    } else if (encoding !== 'shift_jis' && isKana(code) && !PARTICLES.includes(c) && !isKana(chars[i - 1]?.codePointAt(0)) && !isKana(chars[i + 1]?.codePointAt(0))) {
+      // GBK and Big5 carry kana for Japanese titles, where kana come in runs or as particles (北国の春); another
+      // lone kana among hanzi (Big5's 晴天 read as GBK is 锤ぱ) is more likely a misreading: not good, a point off.
+      lone++;
     } else if (isCjkCompanion(code)) good++;
     else return null; // U+FFFD, private use, half-width katakana, Latin/Greek/Cyrillic from symbol rows…
   }
-  if (good === 0 || rare * 4 > ideographs || glued * 3 > ideographs) return null;
-  return { text, score: good - 2 * rare };
+  if (good === 0 || rare * 2 > ideographs || glued * 3 > ideographs) return null;
+  return { text, score: good - 2 * rare - lone };
 }
+
+/** Japanese particles, written alone between kanji. */
+const PARTICLES = 'のとをはがにでもへやか';
+const isKana = (code: number | undefined) => code !== undefined && code >= 0x3041 && code <= 0x30ff && code !== 0x30fb;
 
 /** Bytes ≥ 0x80: a legacy CJK text has at least one per character; one alone is an accented letter more likely. */
 const highBytes = (bytes: Uint8Array) => bytes.reduce((n, b) => n + (b >= 0x80 ? 1 : 0), 0);
+
+/** Blocks a UTF-8 reading may use, by script; `null`: punctuation and symbols, which go with any script. */
+const UTF8_BLOCKS: Array<[number, number, string | null]> = [
+  [0x00a0, 0x00bf, null], [0x00d7, 0x00d7, null], [0x00f7, 0x00f7, null], [0x00c0, 0x024f, 'latin'], [0x1e00, 0x1eff, 'latin'],
+  [0x0300, 0x036f, null], // combining accents of decomposed (NFD) Latin text
+  [0x0370, 0x03ff, 'greek'], [0x0400, 0x045f, 'cyrillic'], [0x0490, 0x04ff, 'cyrillic'], [0x05d0, 0x05ea, 'hebrew'],
+  [0x0620, 0x064a, 'arabic'], [0x0660, 0x0669, 'arabic'], [0x0e01, 0x0e5b, 'thai'],
+  [0x2000, 0x206f, null], [0x20a0, 0x20cf, null], [0x2100, 0x214f, null], [0x2190, 0x21ff, null], [0x2600, 0x27bf, null],
+  [0x3000, 0x30ff, 'cjk'], [0x3400, 0x4dbf, 'cjk'], [0x4e00, 0x9fff, 'cjk'], [0xf900, 0xfaff, 'cjk'], [0xff00, 0xffef, 'cjk'],
+  [0x1100, 0x11ff, 'hangul'], [0x3130, 0x318f, 'hangul'], [0xac00, 0xd7a3, 'hangul'], [0x1f000, 0x1faff, null],
+];
+
+/**
+ * Whether a UTF-8 reading is text someone wrote: every character from a known block, and besides Latin at most
+ * one other script. GBK's 薛之谦 happens to be valid UTF-8 ("Ѧ֮ǫ": archaic Cyrillic, a Hebrew accent, Latin);
+ * that is not a reading.
+ */
+export function plausibleUtf8(text: string): boolean {
+  const scripts = new Set<string>();
+  for (const c of text) {
+    const code = c.codePointAt(0)!;
+    if (code < 0x80) {
+      if (code < 0x20 && c !== '\n' && c !== '\r' && c !== '\t') return false;
+      continue;
+    }
+    const block = UTF8_BLOCKS.find(([from, to]) => code >= from && code <= to);
+    if (!block) return false;
+    if (block[2] && block[2] !== 'latin') scripts.add(block[2]);
+  }
+  return scripts.size <= 1;
+}
 
 /** UTF-8 read as Latin-1, undone while it still is (double encoding); `null` when the text is not that. */
 export async function repairUtf8(text: string, decode: Decode): Promise<string | null> {
@@ -139,7 +180,7 @@ export async function repairUtf8(text: string, decode: Decode): Promise<string |
     const bytes = latin1Bytes(current);
     if (!bytes) break;
     const decoded = await decode(bytes, 'utf-8');
-    if (decoded === null || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(decoded)) break;
+    if (decoded === null || !plausibleUtf8(decoded)) break;
     current = decoded;
   }
   return current === text ? null : current;
