@@ -1,7 +1,8 @@
 /**
  * plugins/remove-null-folder (删除文件夹) through loadPlugin on real folders: delete_mode null removes empty folders
  * (nested ones as one item), null_music removes folders with files but no music (their covers/lyrics first), all
- * both; a folder with an audio file at any depth is never touched, nor a media folder itself; a file that arrives
+ * both; a folder with an audio file at any depth, or any file that is not a leftover (a music video), is never
+ * touched, nor a media folder itself; a file that arrives
  * between planning and running keeps its folder; a dry run deletes nothing and lists what the run deletes.
  * Checked by listing the media folder.
  */
@@ -22,6 +23,10 @@ beforeAll(async () => {
   await writeFile(at('Lib', 'Left', 'cover.jpg'), 'jpeg');
   await writeFile(at('Lib', 'Left', '01.lrc'), '[00:00.00]la');
   await makeAudio(at('Lib', 'Deep', 'X', 'Y', 'song.mp3'));
+  // A music video is not a leftover: its folder stays in every mode.
+  await mkdir(at('Lib', 'Videos'), { recursive: true });
+  await writeFile(at('Lib', 'Videos', 'live.mp4'), 'video');
+  await writeFile(at('Lib', 'Videos', 'cover.jpg'), 'jpeg');
 }, 60_000);
 
 afterAll(async () => host?.close());
@@ -48,7 +53,7 @@ describe('remove-null-folder', () => {
     });
     const real = await action.runAll([at('Lib')], { delete_mode: 'null' });
     expect(real.map((r) => r.result)).toEqual(dry.map((r) => r.result));
-    expect(await listFolders(host.media)).toEqual(['Lib', 'Lib/Album', 'Lib/Deep', 'Lib/Deep/X', 'Lib/Deep/X/Y', 'Lib/Left']);
+    expect(await listFolders(host.media)).toEqual(['Lib', 'Lib/Album', 'Lib/Deep', 'Lib/Deep/X', 'Lib/Deep/X/Y', 'Lib/Left', 'Lib/Videos']);
   });
 
   it('null_music: the leftovers of a folder without music go with it; music anywhere below keeps a folder', async () => {
@@ -56,7 +61,7 @@ describe('remove-null-folder', () => {
     const result = await action.runAll([at('Lib')], { delete_mode: 'null_music' });
     expect(result.map((r) => [r.item.key, r.result.status])).toEqual([[at('Lib', 'Left'), 'success']]);
     expect(result[0]!.result.changes!.map((c) => path.relative(host.media, c.path))).toEqual(['Lib/Left/01.lrc', 'Lib/Left/cover.jpg', 'Lib/Left']);
-    expect(await listFiles(host.media)).toEqual(['Lib/Album/01.flac', 'Lib/Album/cover.jpg', 'Lib/Deep/X/Y/song.mp3']);
+    expect(await listFiles(host.media)).toEqual(['Lib/Album/01.flac', 'Lib/Album/cover.jpg', 'Lib/Deep/X/Y/song.mp3', 'Lib/Videos/cover.jpg', 'Lib/Videos/live.mp4']);
   });
 
   it('a file arriving after planning keeps its folder; a media folder itself is never removed', async () => {
@@ -68,6 +73,8 @@ describe('remove-null-folder', () => {
     await makeAudio(at('Inbox', 'Dl', 'new.mp3'));
     expect(await action.runItem(items[0]!, { delete_mode: 'all' })).toEqual({ status: 'skip', reason: 'it holds 1 audio file now' });
     expect(await listFiles(at('Inbox'))).toEqual(['Dl/info.nfo', 'Dl/new.mp3']);
+    expect(await action.runItem({ key: at('Lib', 'Videos'), paths: [at('Lib', 'Videos')] }, { delete_mode: 'all' }))
+      .toEqual({ status: 'skip', reason: 'it holds live.mp4, which is not a leftover' });
 
     expect(await action.runItem({ key: host.media, paths: [host.media] }, { delete_mode: 'all' })).toEqual({ status: 'skip', reason: 'a media folder itself is never removed' });
     await mkdir(at('Gone', 'Empty'), { recursive: true });

@@ -1,8 +1,8 @@
 /**
  * 删除文件夹 (removeNullFolder): removes folders without music from the selection. `delete_mode` (doc 1 §7):
  * - `null`: folders with nothing in them (or only folders with nothing in them);
- * - `null_music`: folders with files but no audio file at any depth (a cover, .lrc, .nfo left after tidying):
- *   those files are deleted, then the folders;
+ * - `null_music`: folders with files but no audio file at any depth, holding only leftovers (covers, .lrc, .nfo,
+ *   playlists, cue sheets, rip logs — {@link LEFTOVER}): those files are deleted, then the folders;
  * - `all`: both.
  * A folder holding an audio file at any depth is never touched, whatever the mode; a media folder itself is
  * never removed (the host refuses). Files go through `caps.files.delete` and folders through
@@ -20,11 +20,18 @@ type Mode = 'null' | 'null_music' | 'all';
 
 /** core/files/icons.ts AUDIO_EXTENSIONS. */
 const AUDIO = /\.(mp3|flac|m4a|m4b|mp4a|aac|alac|ogg|oga|opus|spx|wav|aif|aiff|aifc|ape|wv|wma|asf|mpc|tta|dsf|dff)$/i;
+/**
+ * What tidying and downloads leave behind: pictures, lyrics and text, playlists and cue sheets, checksums and rip
+ * logs, the desktop's own files. `null_music` deletes these only; any other file (a music video, a booklet PDF, an
+ * archive, a .strm) keeps its folder, so the mode never removes something a user may still want.
+ */
+const LEFTOVER = /(?:\.(?:jpe?g|png|webp|gif|bmp|lrc|txt|nfo|log|cue|m3u8?|pls|sfv|md5|ffp|accurip|url|ini|db)|^\.ds_store)$/i;
+
 /** A folder whose subtree has more entries than this is not deleted by one item (something else is going on). */
 const MAX_ENTRIES_PER_ITEM = 5000;
 
 /** What a folder's subtree holds, bottom-up order of its folders and its files. */
-interface Tree { folders: string[]; files: FileEntry[]; audio: number; entries: number }
+interface Tree { folders: string[]; files: FileEntry[]; audio: number; entries: number; kept: string[] }
 
 function modeOf(options: Record<string, unknown>): Mode {
   const mode = options.delete_mode ?? 'null';
@@ -36,16 +43,17 @@ function modeOf(options: Record<string, unknown>): Mode {
 
 /** Whether a subtree without audio is removed in `mode`: `null` wants it empty, `null_music` wants files in it. */
 const qualifies = (tree: Tree, mode: Mode): boolean =>
-  tree.audio === 0 && (mode === 'all' || (mode === 'null' ? tree.files.length === 0 : tree.files.length > 0));
+  tree.audio === 0 && tree.kept.length === 0 && (mode === 'all' || (mode === 'null' ? tree.files.length === 0 : tree.files.length > 0));
 
 async function scan(caps: Caps, folder: string, onFolder?: (path: string, tree: Tree) => void): Promise<Tree> {
-  const tree: Tree = { folders: [], files: [], audio: 0, entries: 0 };
+  const tree: Tree = { folders: [], files: [], audio: 0, entries: 0, kept: [] };
   const { entries } = await caps.files.list({ path: folder });
   for (const entry of entries) {
     tree.entries++;
     if (entry.type === 'file') {
       tree.files.push(entry);
       if (AUDIO.test(entry.name)) tree.audio++;
+      else if (!LEFTOVER.test(entry.name)) tree.kept.push(entry.name);
       continue;
     }
     const child = await scan(caps, entry.path, onFolder);
@@ -53,6 +61,7 @@ async function scan(caps: Caps, folder: string, onFolder?: (path: string, tree: 
     tree.files.push(...child.files);
     tree.audio += child.audio;
     tree.entries += child.entries;
+    tree.kept.push(...child.kept);
   }
   tree.folders.push(folder);
   onFolder?.(folder, tree);
@@ -101,6 +110,7 @@ export default defineBatchAction<Grants>({
     if (await isMediaFolder(caps, folder)) return { status: 'skip', reason: 'a media folder itself is never removed' };
     const tree = await scan(caps, folder);
     if (tree.audio > 0) return { status: 'skip', reason: `it holds ${tree.audio} audio file${tree.audio === 1 ? '' : 's'} now` };
+    if (tree.kept.length > 0) return { status: 'skip', reason: `it holds ${tree.kept.slice(0, 3).join(', ')}${tree.kept.length > 3 ? ' …' : ''}, which is not a leftover` };
     if (!qualifies(tree, mode)) return { status: 'skip', reason: mode === 'null' ? 'not empty' : 'empty, and the mode removes folders with files only' };
     if (tree.entries > MAX_ENTRIES_PER_ITEM) return { status: 'fail', reason: `more than ${MAX_ENTRIES_PER_ITEM} entries: left alone, remove it by hand` };
 
