@@ -5,14 +5,14 @@
  * detail with its sections) → undo_task puts every file back. Dry run then apply_task applies exactly the
  * previewed list. Real store, bus, workers, sandbox and tag engine; no mocks.
  */
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@tagsonic/core/config';
 import { safeWriteTags, TAG_JOURNAL_COLLECTION } from '@tagsonic/core/tags';
-import type { TaskDoc } from '@tagsonic/core/tasks';
+import { emptyTrash, TRASH_DIR, type TaskDoc } from '@tagsonic/core/tasks';
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
 import { actionSettler, MAX_ITEM_ATTEMPTS, RateGate } from '../workers/src/actions/index.ts';
@@ -35,8 +35,10 @@ beforeAll(async () => {
   rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
   await rt.users.ensureAdmin(ADMIN_PASSWORD);
   await rt.users.create({ username: 'alice', password: USER_PASSWORD });
-  const { manifest, code } = await builtinPlugin('replace-text');
-  await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
+  for (const id of ['replace-text', 'check-duplicate']) {
+    const { manifest, code } = await builtinPlugin(id);
+    await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
+  }
   worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, plugins: { registry: rt.plugins, store: rt.store } });
   app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
   await app.ready();
@@ -300,4 +302,53 @@ module.exports = {
     expectError(await call(app, admin, 'POST', '/apimt/run_action/', { ...body, escape: true }), 403, 'TAGSONIC_ERR_MEDIA_OUTSIDE_ROOTS');
     expect((await rt.tasks.listAudit({}, { page: 1, pageSize: 1 })).count).toBe(before);
   });
+});
+
+describe('deleting from a report (delete_files, finish_files)', () => {
+  it('deletes the duplicate copies by the rules into the trash, lists them in the report, and undo brings them back', async () => {
+    const folder = path.join(media, 'Dup');
+    await mkdir(folder, { recursive: true });
+    await makeAudio(path.join(folder, 'Song.mp3'), { seconds: 1, tags: { title: 'Song' } });
+    await copyFile(path.join(folder, 'Song.mp3'), path.join(folder, 'Song (1).mp3'));
+    await makeAudio(path.join(folder, 'Other.mp3'), { seconds: 2, tags: { title: 'Other' } });
+    const check = expectOk(await call(app, admin, 'POST', '/apimt/check_file_duplicates/', { file_full_path: media, select_data: ['Dup'], is_acoustid: false }));
+    expect(await finished(check.data.task_id)).toMatchObject({ status: 'success', action: '重复检查' });
+
+    // Only files the report names can be deleted through it.
+    await makeAudio(path.join(media, 'Elsewhere.mp3'), { seconds: 1, tags: { title: 'Elsewhere' } });
+    expectError(await call(app, admin, 'POST', '/apimt/delete_files/', { log_id: check.data.task_id, mode: 'single', paths: [path.join(media, 'Elsewhere.mp3')] }), 400, 'TAGSONIC_ERR_TASK_NOT_IN_REPORT');
+    expectError(await call(app, alice, 'POST', '/apimt/delete_files/', { log_id: check.data.task_id, mode: 'hash', rules: {} }), 403, 'TAGSONIC_ERR_TASK_NOT_YOURS');
+
+    // The default rules keep the copy with the shorter name.
+    const del = expectOk(await call(app, admin, 'POST', '/apimt/delete_files/', { log_id: check.data.task_id, mode: 'hash', rules: { nameRule: 'larger' } }));
+    expect(del.data.total).toBe(1);
+    expect(await finished(del.data.task_id)).toMatchObject({ kind: 'files.delete', action: '删除文件', status: 'success', counts: { success: 1 } });
+    expect((await readdir(folder)).sort()).toEqual(['Other.mp3', 'Song.mp3']);
+    const trash = path.join(media, TRASH_DIR, del.data.task_id, 'Dup');
+    expect(await readdir(trash)).toEqual(['Song (1).mp3']);
+
+    const report = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${check.data.task_id}`)).data;
+    expect(report.delete_count).toBe(1);
+    expect(report.delete[0]).toMatchObject({ name: 'Song (1).mp3', changes: [expect.objectContaining({ kind: 'delete', before: path.join(folder, 'Song (1).mp3') })] });
+    // Nothing left to delete by the rules: each group has one copy now.
+    expectError(await call(app, admin, 'POST', '/apimt/delete_files/', { log_id: check.data.task_id, mode: 'hash' }), 400, 'TAGSONIC_ERR_TASK_NOTHING_TO_DELETE');
+
+    expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: del.data.task_id }));
+    expect((await readdir(folder)).sort()).toEqual(['Other.mp3', 'Song (1).mp3', 'Song.mp3']);
+
+    // A single row, then the trash emptied once it is old enough.
+    const one = expectOk(await call(app, admin, 'POST', '/apimt/delete_files/', { log_id: check.data.task_id, mode: 'single', paths: [path.join(folder, 'Song.mp3')] }));
+    await finished(one.data.task_id);
+    expect((await readdir(folder)).sort()).toEqual(['Other.mp3', 'Song (1).mp3']);
+    expect(await emptyTrash(rt.roots, { maxAgeMs: 60_000 })).toEqual([]);
+    expect(await emptyTrash(rt.roots, { maxAgeMs: 0, now: Date.now() + 1 })).toContain(path.join(media, TRASH_DIR, one.data.task_id));
+  }, 60_000);
+
+  it('finish_files marks a row done by hand', async () => {
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/replace_text/', { file_full_path: media, select_data: ['Elsewhere.mp3'], replace_text_list: [{ before: 'qqq', after: 'y' }] }));
+    await finished(res.data.task_id);
+    const [item] = await rt.tasks.listItems(res.data.task_id);
+    expectOk(await call(app, admin, 'POST', '/apimt/finish_files/', { log_id: res.data.task_id, mode: 'single', detail_id: item!._id }));
+    expect((await rt.tasks.get(res.data.task_id)).counts).toMatchObject({ success: 1, skip: 0 });
+  }, 30_000);
 });

@@ -25,6 +25,7 @@ import { scrapeRoutes } from './routes/scrape.ts';
 import { pluginRoutes } from './routes/plugins.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { auditLogRoutes } from './routes/audit-log.ts';
+import { deleteFilesRoutes } from './routes/delete-files.ts';
 import { registerSubsonic } from './subsonic/index.ts';
 import { RequestLog } from './request-log.ts';
 
@@ -70,6 +71,7 @@ export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions 
     await pluginRoutes(dashboardApi, ctx);
     await taskRoutes(dashboardApi, ctx);
     await auditLogRoutes(dashboardApi, ctx);
+    await deleteFilesRoutes(dashboardApi, ctx);
   });
   await healthRoutes(app, ctx);
   await registerSubsonic(app, ctx);

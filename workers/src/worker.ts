@@ -1,7 +1,7 @@
 import type { Bus, Subscription } from '@tagsonic/core/bus';
 import type { MediaRoots } from '@tagsonic/core/media';
 import type { SettleReport, Tasks } from '@tagsonic/core/tasks';
-import { NOT_RESUMABLE, SUBJECTS } from '@tagsonic/core/tasks';
+import { emptyTrash, NOT_RESUMABLE, SUBJECTS } from '@tagsonic/core/tasks';
 import { createTagWriterPool, type TagJournal } from '@tagsonic/core/tags';
 import { SCAN_TASK_KIND } from '@tagsonic/core/library';
 import type { PluginRegistry } from '@tagsonic/core/plugins';
@@ -10,7 +10,7 @@ import { tagsWriteHandler, tagsWriteSettler } from './commands/tags-write.ts';
 import { libraryScanHandler } from './commands/scan.ts';
 import type { Scanner } from './scanner/scanner.ts';
 import { PluginPool, servePluginInvocations } from './plugin-pool/index.ts';
-import { actionItemHandler, actionSettler, ACTION_KIND_PREFIX } from './actions/index.ts';
+import { actionItemHandler, actionSettler, ACTION_KIND_PREFIX, DELETE_TASK_KIND, deleteSettler, filesDeleteHandler } from './actions/index.ts';
 
 export interface WorkerDeps {
   bus: Bus;
@@ -48,6 +48,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
         [SCAN_TASK_KIND]: async () => async () => ({ status: 'fail', errorCode: NOT_RESUMABLE, error: 'Interrupted by a crash; the next scan covers the library again.' }),
         // Batch actions: an item whose effect the journal committed is done; the others run again.
         [`${ACTION_KIND_PREFIX}*`]: actionSettler(deps),
+        [DELETE_TASK_KIND]: deleteSettler(deps),
       },
       subjects: { 'tags.write': SUBJECTS.tagsWrite },
     });
@@ -65,12 +66,26 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       .finally(() => (sweeping = false));
   }, deps.settleEveryMs ?? deps.tasks.leases.ttlMs);
   sweep.unref();
+  // Files deleted from task reports stay in the trash (undoable) for 30 days, then go; hourly, from every worker.
+  const trash = setInterval(() => void emptyTrash(deps.roots).catch(() => undefined), 3600_000);
+  trash.unref();
+  void emptyTrash(deps.roots).catch(() => undefined);
   const writers = createTagWriterPool();
   subs.push(
     await deps.bus.consume(SUBJECTS.tagsWrite, tagsWriteHandler({ ...deps, writers }), {
       durable: 'tags-write',
       // Enough commands in flight to keep every writer thread busy while this thread journals and renames.
       concurrency: Math.max(deps.concurrency, writers.capacity * 2),
+      ackWaitMs: 60_000,
+      maxDeliver: 5,
+      onDeadLetter: (letter) => deps.tasks.deadLetter(letter),
+    }),
+  );
+  // Deletes from a task report (into the trash, journaled): any worker, no plugin needed.
+  subs.push(
+    await deps.bus.consume(SUBJECTS.filesDelete, filesDeleteHandler(deps), {
+      durable: 'files-delete',
+      concurrency: Math.max(deps.concurrency, 2),
       ackWaitMs: 60_000,
       maxDeliver: 5,
       onDeadLetter: (letter) => deps.tasks.deadLetter(letter),
@@ -107,6 +122,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     settled,
     async close() {
       clearInterval(sweep);
+      clearInterval(trash);
       await Promise.all(subs.map((s) => s.close()));
       await pool?.close();
       await writers.close();

@@ -3,3 +3,4 @@ export * from './tasks.ts';
 export * from './leases.ts';
 export * from './settle.ts';
 export * from './expand.ts';
+export * from './trash.ts';

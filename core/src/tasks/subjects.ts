@@ -4,6 +4,8 @@ export const SUBJECTS = {
   tagsWrite: 'tagsonic.cmd.tags.write',
   /** Run one item of a batch action (`action:<pluginId>` tasks): the plugin's runItem on a worker. */
   actionItem: 'tagsonic.cmd.action.item',
+  /** Delete (into the trash) or move away one file of a task report (`files.delete` tasks). */
+  filesDelete: 'tagsonic.cmd.files.delete',
   /** Scan the media roots (one task item per scan). */
   libraryScan: 'tagsonic.cmd.library.scan',
   taskProgressed: 'tagsonic.evt.task.progressed',

@@ -250,6 +250,20 @@ export class Tasks {
     return { items, count };
   }
 
+  /** Tasks matching a filter (e.g. the delete tasks made from one report: `{ kind: 'files.delete', sourceTaskId }`), oldest first. */
+  async findTasks(filter: Record<string, unknown>): Promise<TaskDoc[]> {
+    return this.tasks.find(filter, { sort: { createdAt: 1 } });
+  }
+
+  /** Items of any task matching a filter (a report section drawn from several tasks), in task then report order. */
+  async findItemsAcross(filter: Record<string, unknown>, page?: { skip: number; limit: number }): Promise<TaskItemDoc[]> {
+    return this.items.find(filter, { sort: { updatedAt: 1, seq: 1 }, ...(page ?? {}) });
+  }
+
+  async countItemsAcross(filter: Record<string, unknown>): Promise<number> {
+    return this.items.countDocuments(filter);
+  }
+
   /** A task's items matching a filter (a report section: `{ status: 'miss', 'result.report.miss': 'artist' }`), in report order. */
   async findItemsWhere(taskId: string, filter: Record<string, unknown>, page?: { skip: number; limit: number }): Promise<TaskItemDoc[]> {
     return this.items.find({ ...filter, taskId }, { sort: { seq: 1 }, ...(page ?? {}) });

@@ -265,6 +265,8 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_TASK_ITEM_RESULT_INVALID: { zh: '批量操作插件返回的结果无效', en: 'The batch action returned an invalid result.' },
   TAGSONIC_ERR_TASK_ITEM_CRASHED: { zh: '处理该项时服务器多次崩溃，已放弃', en: 'A worker stopped while running this item several times; it is not tried again.' },
   TAGSONIC_ERR_PLUGIN_NOT_AN_ACTION: { zh: '该插件不是批量操作插件', en: 'The plugin is not a batch action.' },
+  TAGSONIC_ERR_TASK_NOT_IN_REPORT: { zh: '该文件不在这个任务的报告中', en: "The file is not listed in this task's report." },
+  TAGSONIC_ERR_TASK_NOTHING_TO_DELETE: { zh: '没有可删除的文件', en: 'There is nothing to delete.' },
 };
 
 /** Why a source's cover could not be downloaded, read from the server's words (one code, several reasons). */

@@ -69,10 +69,19 @@ export async function auditLogRoutes(app: FastifyInstance, ctx: Ctx): Promise<vo
     const pageSize = Math.min(q.page_size ? Number(q.page_size) : SECTION_PAGE_SIZE, 500);
     const skip = ((q.page ? Number(q.page) : 1) - 1) * pageSize;
     const sections: Record<string, unknown> = {};
+    // The files deleted from this report (delete_files) are the items of its delete tasks.
+    const deleteTasks = (await ctx.tasks.findTasks({ kind: 'files.delete', sourceTaskId: task._id })).map((t) => t._id);
     for (const [name, filter] of Object.entries(SECTIONS)) {
-      sections[`${name}_count`] = await ctx.tasks.countItemsWhere(task._id, filter);
       const paged = q.section === undefined || q.section === name;
-      sections[name] = paged ? (await ctx.tasks.findItemsWhere(task._id, filter, { skip: q.section === name ? skip : 0, limit: pageSize })).map(row) : [];
+      const page = { skip: q.section === name ? skip : 0, limit: pageSize };
+      if (name === 'delete' && deleteTasks.length) {
+        const across = { $or: [{ ...filter, taskId: task._id }, { taskId: { $in: deleteTasks }, status: 'success' }] };
+        sections[`${name}_count`] = await ctx.tasks.countItemsAcross(across);
+        sections[name] = paged ? (await ctx.tasks.findItemsAcross(across, page)).map(row) : [];
+        continue;
+      }
+      sections[`${name}_count`] = await ctx.tasks.countItemsWhere(task._id, filter);
+      sections[name] = paged ? (await ctx.tasks.findItemsWhere(task._id, filter, page)).map(row) : [];
     }
     const modeRow = (await ctx.tasks.findItemsWhere(task._id, SECTIONS.mode_success!, { skip: 0, limit: 1 }))[0];
     const fields = task as TaskDoc & { dryRun?: boolean; sourceTaskId?: string | null; appliedTaskId?: string | null; undoneAt?: Date | null };

@@ -99,3 +99,36 @@ export const ChangeItemStatusRequest = Type.Object(
 export const AuditLogDetailResponse = Envelope(Type.Object({}, { additionalProperties: true }));
 
 export const ItemStatusResponse = Envelope(Type.Object({ id: Type.String(), status: Type.String() }));
+
+/** deleteFiles (spec doc 2 §7): the report's task, which rows, and for a duplicate section the rules. */
+export const DeleteFilesRequest = Type.Object(
+  {
+    log_id: TaskId,
+    mode: Type.Union([Type.Literal('hash'), Type.Literal('name'), Type.Literal('acoustid'), Type.Literal('single'), Type.Literal('fail')]),
+    paths: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: 100_000 })),
+    rules: Type.Optional(Type.Object({
+      sizeRule: Type.Optional(Type.Union([Type.Literal('larger'), Type.Literal('smaller'), Type.Literal('none')])),
+      formatPriority: Type.Optional(Type.Array(Type.String({ maxLength: 16 }), { maxItems: 16 })),
+      nameRule: Type.Optional(Type.Union([Type.Literal('larger'), Type.Literal('smaller'), Type.Literal('none')])),
+      bitrateRule: Type.Optional(Type.String({ maxLength: 16 })),
+      sampleRule: Type.Optional(Type.String({ maxLength: 16 })),
+      metadataRule: Type.Optional(Type.String({ maxLength: 16 })),
+      deleteMode: Type.Optional(Type.Union([Type.Literal('direct'), Type.Literal('move')])),
+      targetDir: Type.Optional(Type.Union([Type.String({ maxLength: 4096 }), Type.Null()])),
+      mode: Type.Optional(Type.String({ maxLength: 16 })),
+    }, { additionalProperties: true })),
+    detail_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+/** finishFiles: the report's task and the row (detail_id, or the row's path). */
+export const FinishFilesRequest = Type.Object(
+  {
+    log_id: TaskId,
+    mode: Type.Optional(Type.Literal('single')),
+    paths: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: 100 })),
+    detail_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
