@@ -292,7 +292,10 @@ describe('plugin screens in chromium', { timeout: 120_000 }, () => {
     expect(await drawer().textContent()).toContain('此插件没有设置项。');
     await page.keyboard.press('Escape');
     await page.waitForURL(`${server.base}/actionMod`);
-    await expect.poll(() => page.locator('[data-testid="plugin-list"] [data-plugin]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-plugin')))).toEqual(['tidy_lyrics']);
+    // Beside the built-in batch actions (plugins/replace-text, tidy-folder …), the one uploaded.
+    await expect.poll(() => page.locator('[data-testid="plugin-list"] [data-plugin]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-plugin'))))
+      .toEqual(expect.arrayContaining(['tidy_lyrics', 'replace-text', 'fix-encoding', 'simplified-fields', 'split-filename']));
+    expect(await page.locator('[data-testid="plugin-list"] [data-plugin]:not(:has([data-testid="plugin-builtin"]))').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-plugin')))).toEqual(['tidy_lyrics']);
     await page.locator('[data-nav="tag-source"]').click();
     await page.waitForURL(`${server.base}/mod`);
   });
