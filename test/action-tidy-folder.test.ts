@@ -76,6 +76,8 @@ describe('tidy-folder', () => {
       .rejects.toMatchObject({ message: expect.stringContaining('unknown variable ${nope}') });
     await expect(action.plan([at('Incoming')], { root_path: at('Library'), dir_list: [{ value: 'mood' }] }))
       .rejects.toMatchObject({ message: expect.stringContaining('dir_list[0].value must be one of title, artist') });
+    await expect(action.plan([at('Incoming')], { root_path: '/app/media/' }))
+      .rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID', message: expect.stringContaining('root_path /app/media is not inside the media folders') });
   });
 
   it('dry run lists before → after and touches nothing; the real run makes exactly those moves, inside the root, never overwriting', async () => {
@@ -147,7 +149,11 @@ describe('tidy-folder', () => {
     ]);
     expect(await probeTags(at('Library', 'By title', '_CON.mp3'))).toMatchObject({ title: 'CON' });
 
-    const outside = await action.runAll([at('Library', 'By title')], { root_path: path.join(host.dir, 'elsewhere'), dir_list: [{ value: 'artist' }] });
+    const elsewhere = { root_path: path.join(host.dir, 'elsewhere'), dir_list: [{ value: 'artist' }] };
+    await expect(action.plan([at('Library', 'By title')], elsewhere)).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+    // An item run anyway (the root moved out since planning) fails per track and leaves the files alone.
+    const item = { key: at('Library', 'By title'), paths: [at('Library', 'By title', '_CON.mp3'), at('Library', 'By title', 'a_b.flac')] };
+    const outside = [{ result: await action.runItem(item, elsewhere) }];
     expect(outside[0]!.result).toMatchObject({ status: 'fail', reason: expect.stringContaining('_CON.mp3:') });
     expect(outside[0]!.result.reason).toMatch(/outside|media/i);
     expect(await listFiles(at('Library', 'By title'))).toEqual(['_CON.mp3', 'a_b.flac', 'cover.jpg']);

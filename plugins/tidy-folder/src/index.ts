@@ -10,7 +10,7 @@
  * item that leaves no audio behind. The moves go through `caps.files.move`, which the host binds to the task. A dry run
  * lists every move it would make, with the names collisions would give.
  */
-import { defineBatchAction, type BatchChange, type CapabilitiesFor, type BatchItem, type FileEntry, type JsonValue, type Manifest } from '@tagsonic/sdk';
+import { defineBatchAction, PluginError, type BatchChange, type CapabilitiesFor, type BatchItem, type FileEntry, type JsonValue, type Manifest } from '@tagsonic/sdk';
 import { baseOf, dirOf, extOf, joinPath, numbered, sanitizeName, stemOf } from './names.ts';
 import { loserOf, songIdentity, type Facts } from './clean.ts';
 import { parseOptions, type TidyOptions } from './options.ts';
@@ -37,7 +37,13 @@ type Caps = CapabilitiesFor<Grants>;
 
 export default defineBatchAction<Grants>({
   async plan({ paths, options }, caps) {
-    parseOptions(options);
+    const tidy = parseOptions(options);
+    // A root outside the media folders would fail every item alike: refuse the task instead, saying why.
+    const root = await caps.files.stat({ path: tidy.root }).catch((error: { code?: string; message?: string }) => {
+      if (error.code === 'TAGSONIC_ERR_PLUGIN_DENIED') throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', `root_path ${tidy.root} is not inside the media folders`);
+      throw error;
+    });
+    if (root && root.type !== 'directory') throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', `root_path ${tidy.root} is a file, not a folder`);
     const byFolder = new Map<string, string[]>();
     let count = 0;
     const add = (file: string) => {
