@@ -311,7 +311,12 @@ describe('deleting from a report (delete_files, finish_files)', () => {
     await makeAudio(path.join(folder, 'Song.mp3'), { seconds: 1, tags: { title: 'Song' } });
     await copyFile(path.join(folder, 'Song.mp3'), path.join(folder, 'Song (1).mp3'));
     await makeAudio(path.join(folder, 'Other.mp3'), { seconds: 2, tags: { title: 'Other' } });
-    const check = expectOk(await call(app, admin, 'POST', '/apimt/check_file_duplicates/', { file_full_path: media, select_data: ['Dup'], is_acoustid: false }));
+    // The duplicate check is a V2 feature (spec doc 1 §6).
+    const body = { file_full_path: media, select_data: ['Dup'], is_acoustid: false };
+    expectError(await call(app, admin, 'POST', '/apimt/check_file_duplicates/', body), 403, 'TAGSONIC_ERR_AUTH_V1_RESTRICTED', 40302);
+    expectError(await call(app, admin, 'POST', '/apimt/run_action/', { ...body, plugin_id: 'check-duplicate' }), 403, 'TAGSONIC_ERR_AUTH_V1_RESTRICTED', 40302);
+    await rt.users.setRole('admin', 'V2');
+    const check = expectOk(await call(app, admin, 'POST', '/apimt/check_file_duplicates/', body));
     expect(await finished(check.data.task_id)).toMatchObject({ status: 'success', action: '重复检查' });
 
     // Only files the report names can be deleted through it.

@@ -18,7 +18,7 @@ import { expandSelection, SUBJECTS, type TaskDoc, type TaskItemDoc } from '@tags
 import { undoTask } from '@tagsonic/core/tags';
 import type { JsonValue } from '@tagsonic/sdk';
 import { ok } from '../envelope.ts';
-import { requireUser } from '../auth.ts';
+import { guarded, requireUser, requireV2 } from '../auth.ts';
 import { ErrorEnvelope } from '../schemas/common.ts';
 import { ActionRequest, ApplyTaskRequest, RunActionRequest, TaskCreatedResponse, UndoTaskRequest, UndoTaskResponse } from '../schemas/tasks.ts';
 import type { PluginRecord } from '@tagsonic/core/plugins';
@@ -31,6 +31,8 @@ export interface ActionRoute {
   action: string;
   /** The payload field of its items-per-second pace, and its default (scraping: scrape_rate 1/s). */
   rate?: { field: string; default: number };
+  /** The spec's V2-only actions (import collection, duplicate check, generate strm). */
+  v2?: boolean;
 }
 
 /** The batch actions wired to routes (spec doc 1 §7); each is a built-in batch-action plugin. */
@@ -41,7 +43,7 @@ export const ACTION_ROUTES: readonly ActionRoute[] = [
   { route: 'split_filename', pluginId: 'split-filename', action: '拆分文本' },
   { route: 'tidy_folder', pluginId: 'tidy-folder', action: '整理文件夹' },
   { route: 'remove_null_folder', pluginId: 'remove-null-folder', action: '删除空文件夹' },
-  { route: 'check_file_duplicates', pluginId: 'check-duplicate', action: '重复检查' },
+  { route: 'check_file_duplicates', pluginId: 'check-duplicate', action: '重复检查', v2: true },
 ];
 
 export const TASK_CREATED = '创建成功！ 任务在后台努力运行中';
@@ -79,7 +81,7 @@ export async function taskRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
   for (const spec of ACTION_ROUTES) {
     typed.post(
       `/apimt/${spec.route}/`,
-      { onRequest: requireUser, schema: { body: ActionRequest, response: { 200: TaskCreatedResponse, '4xx': ErrorEnvelope } } },
+      { onRequest: spec.v2 ? guarded(requireV2) : requireUser, schema: { body: ActionRequest, response: { 200: TaskCreatedResponse, '4xx': ErrorEnvelope } } },
       async (request) => {
         const body = request.body as Record<string, JsonValue>;
         await requireAction(ctx, spec.pluginId);
@@ -105,6 +107,7 @@ export async function taskRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
       const record = await requireAction(ctx, pluginId);
       const name = record.versions.find((v) => v.version === record.activeVersion)?.manifest.name ?? pluginId;
       const spec = ACTION_ROUTES.find((r) => r.pluginId === pluginId) ?? { route: 'run_action', pluginId, action: name };
+      if (spec.v2) await requireV2(request);
       const selected = await selection(ctx, body);
       const options: Record<string, JsonValue> = {};
       for (const [key, value] of Object.entries(body)) if (!SELECTION_FIELDS.has(key) && key !== 'plugin_id') options[key] = value;
