@@ -2,22 +2,18 @@
  * plugins/fix-encoding (乱码修复). The scorer on its own (with Node's decoders, the host's): GBK, Big5, Shift-JIS
  * and UTF-8 text shown as Latin-1/CP1252 comes back, correct text (accented Latin, real CJK) is left alone.
  * Then through loadPlugin on real files: an MP3 whose ID3v2.3 frames say ISO-8859-1 but hold GBK bytes (as old
- * Chinese taggers wrote them; built byte by byte here), FLAC/MP3 files holding Big5, Shift-JIS and UTF-8
+ * Chinese taggers wrote them; built byte by byte here), an MP3 with only an ID3v1 tag of GBK bytes, FLAC/MP3 files holding Big5, Shift-JIS and UTF-8
  * mojibake, a dry run that writes nothing, and files with correct text skipped. ffprobe, an independent reader,
  * shows the mojibake before and the right text after.
  */
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TAG_JOURNAL_COLLECTION } from '@tagsonic/core/tags';
 import { commonSets, repairFields, type CommonSets, type Decode } from '../plugins/fix-encoding/src/repair.ts';
 import { makeAudio, probeTags } from './support/audio.ts';
 import { openActionHost, type ActionHost } from './support/action-host.ts';
-import { asLatin1, encodeLegacy as encode, id3Latin1, mojibake } from './support/mojibake.ts';
-
-const run = promisify(execFile);
+import { asLatin1, bareMp3, encodeLegacy as encode, id3Latin1, id3v1, mojibake } from './support/mojibake.ts';
 
 /** Node's decoders, as the host's text.decode uses them. */
 const decode: Decode = async (bytes, encoding) => {
@@ -95,10 +91,11 @@ describe('fix-encoding on real files', () => {
   beforeAll(async () => {
     host = await openActionHost();
     // An MP3 as an old Chinese tagger left it: GBK bytes in frames that say ISO-8859-1.
-    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=d=1', '-map_metadata', '-1', '-write_id3v2', '0', '-write_xing', '0', file('raw.mp3')]);
-    const audio = await readFile(file('raw.mp3'));
+    const audio = await bareMp3(path.join(host.dir, 'raw.mp3'));
     const tag = id3Latin1({ TIT2: encode('晴天', 'gbk'), TPE1: encode('周杰伦', 'gbk'), TALB: encode('叶惠美', 'gbk'), COMM: new Uint8Array([...Buffer.from('chi'), 0, ...Buffer.from('ok')]) });
     await writeFile(file('gbk.mp3'), Buffer.concat([tag, audio]));
+    // An MP3 with only an ID3v1 tag (no encoding field at all: readers take Latin-1) holding GBK bytes.
+    await writeFile(file('v1.mp3'), Buffer.concat([await bareMp3(path.join(host.dir, 'bare.mp3')), id3v1({ title: encode('稻香', 'gbk'), artist: encode('周杰伦', 'gbk'), album: encode('魔杰座', 'gbk') })]));
     await makeAudio(file('big5.flac'), { tags: { title: mojibake('吻別', 'big5'), artist: mojibake('張學友', 'big5'), album: mojibake('真情流露', 'big5') } });
     await makeAudio(file('sjis.mp3'), { tags: { title: 'First Love', artist: mojibake('宇多田ヒカル', 'shift_jis') } });
     await makeAudio(file('utf8.flac'), { tags: { title: mojibake('Café del Mar', 'utf-8'), artist: 'Björk' } });
@@ -132,6 +129,10 @@ describe('fix-encoding on real files', () => {
 
   it('Big5, Shift-JIS and UTF-8 mojibake are repaired; correct fields beside them are kept', async () => {
     const { runItem } = await host.action('fix-encoding');
+    // ID3v1 only: ffprobe shows the GBK bytes as invalid UTF-8; the repair writes an ID3v2 tag that readers prefer.
+    expect((await probeTags(file('v1.mp3'))).title).not.toBe('稻香');
+    expect(await runItem(file('v1.mp3'), {})).toMatchObject({ status: 'success', report: { encodings: { title: 'gbk', artist: 'gbk', album: 'gbk' } } });
+    expect(await probeTags(file('v1.mp3'))).toMatchObject({ title: '稻香', artist: '周杰伦', album: '魔杰座' });
     expect(await runItem(file('big5.flac'), {})).toMatchObject({ status: 'success', report: { encodings: { title: 'big5', artist: 'big5', album: 'big5' } } });
     expect(await probeTags(file('big5.flac'))).toMatchObject({ title: '吻別', artist: '張學友', album: '真情流露' });
     expect(await runItem(file('sjis.mp3'), { modify_list: ['title', 'artist'] })).toMatchObject({ status: 'success', changes: [{ field: 'artist', after: '宇多田ヒカル' }] });

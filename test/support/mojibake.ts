@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+
 /**
  * Mis-encoded tag text for the encoding-repair tests: text in a legacy encoding (Node only decodes those, so the
  * encoder is a reverse table built from every two-byte code), what a Latin-1 reader shows for it, and an MP3 tag
@@ -50,4 +54,26 @@ export function id3Latin1(frames: Record<string, Uint8Array>): Uint8Array {
   }
   const n = parts.length;
   return new Uint8Array([...Buffer.from('ID3'), 3, 0, 0, (n >>> 21) & 0x7f, (n >>> 14) & 0x7f, (n >>> 7) & 0x7f, n & 0x7f, ...parts]);
+}
+
+/** An ID3v1 tag (the 128 bytes at a file's end): fields hold `bytes` as they are, as old taggers wrote them. */
+export function id3v1(fields: { title?: Uint8Array; artist?: Uint8Array; album?: Uint8Array }): Uint8Array {
+  const tag = new Uint8Array(128);
+  tag.set(Buffer.from('TAG'));
+  if (fields.title) tag.set(fields.title.subarray(0, 30), 3);
+  if (fields.artist) tag.set(fields.artist.subarray(0, 30), 33);
+  if (fields.album) tag.set(fields.album.subarray(0, 30), 63);
+  tag[127] = 255; // no genre
+  return tag;
+}
+
+/** An MP3 without any ID3v2 tag (ffmpeg writes one even when asked not to), made with ffmpeg. */
+export async function bareMp3(file: string): Promise<Uint8Array> {
+  await promisify(execFile)('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=d=1', '-map_metadata', '-1', '-write_id3v2', '0', file]);
+  let audio: Uint8Array = await readFile(file);
+  if (Buffer.from(audio.subarray(0, 3)).toString() === 'ID3') {
+    const size = (audio[6]! << 21) | (audio[7]! << 14) | (audio[8]! << 7) | audio[9]!;
+    audio = audio.subarray(10 + size);
+  }
+  return audio;
 }
