@@ -132,6 +132,24 @@ describe('replace_text through the task engine', () => {
     expect(expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${applied.data.task_id}`)).data.undone).toBe(true);
   }, 60_000);
 
+  it('apply_task applies only what the preview showed: a file changed since is skipped with what differs', async () => {
+    const folder = path.join(media, 'Drift');
+    await mkdir(folder, { recursive: true });
+    await makeAudio(path.join(folder, 'a.mp3'), { seconds: 1, tags: { title: 'Budokan A' } });
+    await makeAudio(path.join(folder, 'b.mp3'), { seconds: 1, tags: { title: 'Budokan B' } });
+    const dry = expectOk(await call(app, admin, 'POST', '/apimt/replace_text/', {
+      file_full_path: media, select_data: ['Drift'], replace_text_list: [{ before: 'Budokan', after: 'Tokyo' }], modify_list: ['title'], dry_run: true,
+    }));
+    expect(await finished(dry.data.task_id)).toMatchObject({ counts: { success: 2 } });
+    // The user edits b.mp3 after looking at the preview.
+    await safeWriteTags(path.join(folder, 'b.mp3'), { fields: { title: 'Budokan B (live)' } }, { journal: rt.journal, actor: 'admin' });
+    const applied = expectOk(await call(app, admin, 'POST', '/apimt/apply_task/', { task_id: dry.data.task_id }));
+    expect(await finished(applied.data.task_id)).toMatchObject({ counts: { success: 1, skip: 1 } });
+    expect(await titles(folder, ['a.mp3', 'b.mp3'])).toEqual(['Tokyo A', 'Budokan B (live)']);
+    const detail = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${applied.data.task_id}`)).data;
+    expect(detail.skip[0]).toMatchObject({ name: 'b.mp3', reason: expect.stringContaining('changed since the preview: the preview had tags') });
+  }, 30_000);
+
   it('runs for real at once without dry_run, one item per file, and depth 1 takes only the folder\'s own files', async () => {
     const res = expectOk(await call(app, admin, 'POST', '/apimt/replace_text/', {
       file_full_path: album, select_data: ['CD2', '01.mp3'], replace_text_list: [{ before: 'Live', after: 'LIVE' }], modify_list: ['title'], replace_mode: 'text', depth: 1,

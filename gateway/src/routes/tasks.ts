@@ -132,7 +132,7 @@ export async function taskRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
       const spec = ACTION_ROUTES.find((r) => r.pluginId === fields.pluginId) ?? { route: fields.route ?? '', pluginId: fields.pluginId!, action: dry.action };
       await requireAction(ctx, spec.pluginId);
       const would = await ctx.tasks.findItems(dry._id, 'success');
-      const items = would.map((it) => (it.payload as { item: BatchItem }).item);
+      const items = would.map((it) => ({ ...(it.payload as { item: BatchItem }).item, expected: (it.result as { changes?: unknown } | null)?.changes ?? [] }));
       const task = await createActionTask(ctx, spec, request.user.username, items, {
         pluginId: spec.pluginId, route: spec.route, options: fields.options ?? {}, dryRun: false, rate: fields.rate ?? null, sourceTaskId: dry._id,
       }, async (id) => {
@@ -222,7 +222,7 @@ async function createActionTask(
   ctx: Ctx,
   spec: Pick<ActionRoute, 'pluginId' | 'action'>,
   actor: string,
-  items: BatchItem[],
+  items: Array<BatchItem & { expected?: unknown }>,
   fields: ActionTaskFields,
   beforeCreate?: (taskId: string) => Promise<void>,
 ): Promise<TaskDoc> {
@@ -236,9 +236,9 @@ async function createActionTask(
     subject: SUBJECTS.actionItem,
     fields: { ...fields, sourceTaskId: fields.sourceTaskId ?? null, appliedTaskId: null },
     extra: `${fields.dryRun ? '预览 · ' : ''}${items.length} 个项目`,
-    items: items.map((item) => ({
+    items: items.map(({ expected, ...item }) => ({
       path: item.paths.length === 1 ? item.paths[0]! : item.key,
-      payload: { pluginId: spec.pluginId, item, options: fields.options, dryRun: fields.dryRun, actor, ...(fields.rate ? { rate: fields.rate } : {}) },
+      payload: { pluginId: spec.pluginId, item, options: fields.options, dryRun: fields.dryRun, actor, ...(fields.rate ? { rate: fields.rate } : {}), ...(expected ? { expected } : {}) },
     })),
   });
 }

@@ -37,6 +37,11 @@ export interface ActionItemCommand {
   actor: string;
   /** Items per second for this task across this worker (scrape_rate, import_rate); absent: no pacing. */
   rate?: number;
+  /**
+   * An applied dry run: the changes the preview showed for this item. The item is first run dry again and
+   * applied only when it would make exactly these changes; otherwise it is skipped with what differs.
+   */
+  expected?: BatchChange[];
 }
 
 export interface ActionItemDeps {
@@ -59,11 +64,18 @@ export function actionItemHandler(deps: ActionItemDeps) {
     if (typeof cmd.rate === 'number' && cmd.rate > 0) await gate.wait(cmd.taskId, cmd.rate);
     let result: BatchItemResult;
     try {
-      const raw = await deps.pool.invokeAction(cmd.pluginId, 'runItem', { item: cmd.item, options: cmd.options, dryRun: cmd.dryRun, taskId: cmd.taskId }, {
+      const run = async (dryRun: boolean) => checkResult((await deps.pool.invokeAction(cmd.pluginId, 'runItem', { item: cmd.item, options: cmd.options, dryRun, taskId: cmd.taskId }, {
         taskId: cmd.taskId,
         actor: cmd.actor,
-      });
-      result = checkResult(raw as unknown as JsonValue);
+      })) as unknown as JsonValue);
+      if (!cmd.dryRun && Array.isArray(cmd.expected)) {
+        const drift = difference(cmd.expected, (await run(true)).changes ?? []);
+        if (drift) {
+          await deps.tasks.finishItem(cmd.itemId, { status: 'skip', result: { reason: `changed since the preview: ${drift}`, changes: [], report: { expected: cmd.expected as unknown as JsonValue } } });
+          return;
+        }
+      }
+      result = await run(cmd.dryRun);
     } catch (e) {
       // What the plugin threw (its own code, a timeout, its memory limit) or the pool's refusal (disabled, not
       // installed) fails this item with the reason: running the same item again would fail the same way.
@@ -80,6 +92,17 @@ export function actionItemHandler(deps: ActionItemDeps) {
       result: { reason: result.reason ?? null, changes: result.changes ?? [], ...(result.report !== undefined ? { report: result.report } : {}) },
     });
   };
+}
+
+/** What differs between the preview's changes and the ones the item would make now (null: the same). */
+function difference(expected: BatchChange[], now: BatchChange[]): string | null {
+  const text = (c: BatchChange) => `${c.kind} ${c.path}${c.field ? ` ${c.field}` : ''}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`;
+  const was = expected.map(text);
+  const is = now.map(text);
+  const gone = was.find((t) => !is.includes(t));
+  if (gone) return `the preview had ${gone}`;
+  const added = is.find((t) => !was.includes(t));
+  return added ? `it would now make ${added}` : null;
 }
 
 /** The plugin's answer checked as untrusted: a status, an optional reason, well-formed changes. */
