@@ -4,11 +4,9 @@
  * → items run by the workers' plugin pool → tags on disk (ffprobe) and the report (audit_log_detail). Real store,
  * bus, workers, sandbox and files; no mocks.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@tagsonic/core/config';
@@ -20,9 +18,7 @@ import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
 import type { Manifest } from '@tagsonic/sdk';
 import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
 import { makeAudio, probeTags } from './support/audio.ts';
-import { encodeLegacy, id3Latin1, mojibake } from './support/mojibake.ts';
-
-const run = promisify(execFile);
+import { bareMp3, encodeLegacy, id3Latin1, mojibake } from './support/mojibake.ts';
 
 let home: string;
 let rt: Runtime;
@@ -48,9 +44,8 @@ beforeAll(async () => {
   folder = path.join(media, 'Old CDs');
   await mkdir(path.join(folder, 'Disc 2'), { recursive: true });
   // 01: GBK bytes in ID3 frames that say ISO-8859-1; 02: Big5 mojibake in a FLAC; Disc 2/03: correct text.
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=d=1', '-map_metadata', '-1', '-write_id3v2', '0', path.join(home, 'raw.mp3')]);
   const tag = id3Latin1({ TIT2: encodeLegacy('晴天', 'gbk'), TPE1: encodeLegacy('周杰伦', 'gbk'), TALB: encodeLegacy('叶惠美', 'gbk') });
-  await writeFile(path.join(folder, '01 Qing Tian.mp3'), Buffer.concat([tag, await readFile(path.join(home, 'raw.mp3'))]));
+  await writeFile(path.join(folder, '01 Qing Tian.mp3'), Buffer.concat([tag, await bareMp3(path.join(home, 'raw.mp3'))]));
   await makeAudio(path.join(folder, '02 吻別.flac'), { tags: { title: mojibake('吻別', 'big5'), artist: mojibake('張學友', 'big5') } });
   await makeAudio(path.join(folder, 'Disc 2', '03 Björk - Jóga.flac'), { tags: { title: 'Jóga', artist: 'Björk' } });
 }, 60_000);
