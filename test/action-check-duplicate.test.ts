@@ -4,8 +4,6 @@
  * hash section finds byte-identical copies only (equal size, other bytes: no); the name section ignores copy
  * markers, track numbers and "Artist - " prefixes; the voiceprint section finds one recording in FLAC, MP3 and
  * Ogg at another sample rate and volume, and not a different melody of the same length. Nothing is touched.
- * The report's deletes: rule-delete keeps each group's best file by the duplicate-delete rules and deletes (or
- * moves aside, never over a file) the others; one-file deletes; dry runs that delete nothing.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
@@ -15,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles, openFileActionHost, type FileActionHost } from './support/file-actions.ts';
 import { decodeFingerprint, similarity } from '../plugins/check-duplicate/src/fingerprint.ts';
 import { songKey } from '../plugins/check-duplicate/src/groups.ts';
-import { keeperOf, parseDeleteRules } from '../plugins/check-duplicate/src/rules.ts';
 
 const run = promisify(execFile);
 let host: FileActionHost;
@@ -40,6 +37,9 @@ beforeAll(async () => {
   await writeFile(at('A', 'x.wav'), Buffer.alloc(5000, 1));
   await writeFile(at('B', 'y.wav'), Buffer.alloc(5000, 2));
   await writeFile(at('B', 'cover.jpg'), 'not audio');
+  // Deleted copies wait in the hidden trash: not part of the library, never reported.
+  await mkdir(at('B', '.tagsonic-trash', 't1'), { recursive: true });
+  await copyFile(at('A', '01. 周杰伦 - 晴天.flac'), at('B', '.tagsonic-trash', 't1', '晴天.flac'));
 }, 60_000);
 
 afterAll(async () => host?.close());
@@ -115,59 +115,5 @@ describe('check-duplicate', () => {
     const result = await action.runItem({ key: 'hash:1', paths: [at('A', '01. 周杰伦 - 晴天.flac'), at('A', 'gone.flac')], data: { section: 'hash' } }, {});
     expect(result).toEqual({ status: 'skip', reason: 'same size, different contents' });
     await expect(action.runItem({ key: 'x', paths: [] }, {})).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
-  });
-});
-
-describe('check-duplicate deletes (deleteFiles)', () => {
-  it('the rules: format priority, then size, bitrate, sample rate, metadata, name; each says which file goes', () => {
-    const defaults = parseDeleteRules(undefined);
-    expect(defaults).toEqual({ formatPriority: ['flac', 'mp3'], size: 'smaller', bitrate: 'none', sample: 'none', metadata: 'none', name: 'larger', mode: 'direct', targetDir: null });
-    const f = (path: string, size: number, extra: object = {}) => ({ path, size, ...extra });
-    expect(keeperOf([f('/a/x.mp3', 9), f('/b/x.flac', 1), f('/c/x.ogg', 99)], defaults).path).toBe('/b/x.flac');
-    expect(keeperOf([f('/a/x.mp3', 1), f('/b/x.mp3', 2)], defaults).path).toBe('/b/x.mp3');
-    expect(keeperOf([f('/a/x (1).mp3', 2), f('/b/x.mp3', 2)], defaults).path).toBe('/b/x.mp3');
-    expect(keeperOf([f('/a/x.mp3', 2), f('/b/x.mp3', 2)], defaults).path).toBe('/a/x.mp3');
-    const meta = parseDeleteRules({ sizeRule: 'none', nameRule: 'none', metadataRule: 'smaller' });
-    expect(keeperOf([f('/a/x.mp3', 1, { tagCount: 2 }), f('/b/x.mp3', 1, { tagCount: 7 })], meta).path).toBe('/b/x.mp3');
-    expect(() => parseDeleteRules({ deleteMode: 'move' })).toThrow('rules.targetDir');
-    expect(() => parseDeleteRules({ sizeRule: 'huge' })).toThrow('rules.sizeRule must be larger, smaller or none');
-  });
-
-  it('rule-delete on a section: a dry run deletes nothing; the run keeps each group\'s best file and deletes the rest', async () => {
-    const action = await host.action('check-duplicate');
-    const check = await action.runAll([at('A'), at('B')], { is_acoustid: false });
-    const hashGroups = check.flatMap((r) => ((r.result.report as { section?: string; groups?: Array<{ files: string[] }> } | undefined)?.section === 'hash'
-      ? (r.result.report as { groups: Array<{ files: string[] }> }).groups.map((g) => g.files) : []));
-    expect(hashGroups).toEqual([[at('A', '01. 周杰伦 - 晴天.flac'), at('B', 'Sub', '晴天 (1).flac')]]);
-    await expect(action.plan([], { delete_groups: hashGroups, rules: { sizeRule: 'biggest' } })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
-
-    const before = await listFiles(host.media);
-    const dry = await action.runAll([], { delete_groups: hashGroups, rules: {} }, true);
-    expect(await listFiles(host.media)).toEqual(before);
-    // Same bytes, same format and size: the name rule (larger goes) keeps the shorter name.
-    expect(dry.map((r) => r.result)).toEqual([{
-      status: 'success',
-      changes: [{ path: at('A', '01. 周杰伦 - 晴天.flac'), kind: 'delete', before: at('A', '01. 周杰伦 - 晴天.flac'), after: null }],
-      report: { section: 'deleted', kept: at('B', 'Sub', '晴天 (1).flac'), deleted: [at('A', '01. 周杰伦 - 晴天.flac')] },
-    }]);
-    const real = await action.runAll([], { delete_groups: hashGroups, rules: {} });
-    expect(real.map((r) => r.result)).toEqual(dry.map((r) => r.result));
-    expect(await listFiles(host.media)).toEqual(before.filter((p) => p !== 'A/01. 周杰伦 - 晴天.flac'));
-    // Run again: one copy is left, and it stays.
-    expect((await action.runAll([], { delete_groups: hashGroups, rules: {} }))[0]!.result).toEqual({ status: 'skip', reason: 'only one copy is left: it stays' });
-  });
-
-  it("deleteMode move puts the copies that go into targetDir under free names; delete_paths deletes single files", async () => {
-    const action = await host.action('check-duplicate');
-    await mkdir(at('Trash'), { recursive: true });
-    await writeFile(at('Trash', 'sunny-quiet.ogg'), 'already here');
-    const [moved] = await action.runAll([], { delete_groups: [[at('B', 'sunny.mp3'), at('B', 'sunny-quiet.ogg')]], rules: { deleteMode: 'move', targetDir: at('Trash') } });
-    expect(moved!.result).toMatchObject({ status: 'success', report: { kept: at('B', 'sunny.mp3') },
-      changes: [{ path: at('B', 'sunny-quiet.ogg'), kind: 'move', after: at('Trash', 'sunny-quiet (2).ogg') }] });
-    expect(await listFiles(at('Trash'))).toEqual(['sunny-quiet (2).ogg', 'sunny-quiet.ogg']);
-
-    const single = await action.runAll([], { delete_paths: [at('B', 'other.flac'), at('B', 'gone.flac')] });
-    expect(single.map((r) => r.result.status)).toEqual(['success', 'skip']);
-    expect(await listFiles(at('B'))).toEqual(['Sub/晴天 (1).flac', 'cover.jpg', 'sunny.mp3', 'y.wav']);
   });
 });

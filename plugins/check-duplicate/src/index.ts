@@ -11,20 +11,12 @@
  * - `acoustid` (with `is_acoustid`) — every file: fingerprinted with fpcalc and compared pairwise (files within
  *   3 s of length, ≥ 85 % equal bits at the best alignment), so another format or bitrate of one recording is found.
  * A dry run is the same check (it changes nothing either way).
- *
- * The report's deletes (deleteFiles: rule-delete per section, delete-all, one file) are tasks of this plugin too:
- * `delete_groups` (the groups of a section, as the report lists them) → one item per group whose keeper the
- * duplicate-delete rules choose (`rules`, see rules.ts), the others deleted or moved to `rules.targetDir`;
- * `delete_paths` → one item per file, deleted (or moved). With a dry run they list what would go.
  */
-import { defineBatchAction, PluginError, type BatchItem, type BatchItemResult, type CapabilitiesFor, type FileEntry, type JsonValue, type Manifest, type TrackInfo } from '@tagsonic/sdk';
+import { defineBatchAction, PluginError, type BatchItem, type BatchItemResult, type CapabilitiesFor, type FileEntry, type JsonValue, type Manifest } from '@tagsonic/sdk';
 import { decodeFingerprint, SAME_RECORDING, similarity } from './fingerprint.ts';
-import { baseOf, groupBy, linkedGroups, rowsOf, songKey, stemOf, type Row, type Section } from './groups.ts';
-import { keeperOf, parseDeleteRules, type DeleteRules, type FileFacts } from './rules.ts';
+import { groupBy, linkedGroups, rowsOf, songKey, stemOf, type Row, type Section } from './groups.ts';
 
-type Grants = Manifest & {
-  permissions: { files: { access: 'write'; reason: string }; tags: { access: 'read'; reason: string }; ffmpeg: { reason: string }; fingerprint: { reason: string } };
-};
+type Grants = Manifest & { permissions: { files: { access: 'read'; reason: string }; fingerprint: { reason: string } } };
 type Caps = CapabilitiesFor<Grants>;
 
 /** core/files/icons.ts AUDIO_EXTENSIONS. */
@@ -39,8 +31,6 @@ const FINGERPRINT_CONCURRENCY = 2;
 
 export default defineBatchAction<Grants>({
   async plan({ paths, options }, caps) {
-    const deleting = deletePlan(options);
-    if (deleting) return deleting;
     const files: FileEntry[] = [];
     const seen = new Set<string>();
     const walk = async (entry: FileEntry): Promise<void> => {
@@ -53,7 +43,8 @@ export default defineBatchAction<Grants>({
         return;
       }
       const { entries } = await caps.files.list({ path: entry.path });
-      for (const child of entries) await walk(child);
+      // Hidden entries (the trash of deleted files, .git …) are not library files, as in the tree and the scan.
+      for (const child of entries) if (!child.name.startsWith('.')) await walk(child);
     };
     for (const path of paths) {
       const entry = await caps.files.stat({ path });
@@ -74,10 +65,9 @@ export default defineBatchAction<Grants>({
     return { items };
   },
 
-  async runItem({ item, options, dryRun }, caps): Promise<BatchItemResult> {
+  async runItem({ item }, caps): Promise<BatchItemResult> {
     const data = item.data;
-    const section = (data && typeof data === 'object' && !Array.isArray(data) ? data.section : null) as Section | 'delete' | 'delete-single' | null;
-    if (section === 'delete' || section === 'delete-single') return deleteItem(caps, item, parseDeleteRules(options.rules), section === 'delete', dryRun);
+    const section = (data && typeof data === 'object' && !Array.isArray(data) ? data.section : null) as Section | null;
     if (section === 'hash') return byHash(caps, item.paths);
     if (section === 'name') return byName(caps, item.paths);
     if (section === 'acoustid') return byFingerprint(caps, item.paths);
@@ -171,80 +161,4 @@ async function mapPool<T, R>(values: T[], concurrency: number, fn: (value: T) =>
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, values.length) }, worker));
   return out;
-}
-
-const MAX_DELETE_ITEMS = 100_000;
-
-/** The items of a delete task, or null for a duplicate check. Rules are checked here, once, before any item runs. */
-function deletePlan(options: Record<string, JsonValue>): { items: BatchItem[] } | null {
-  const groups = options.delete_groups;
-  const single = options.delete_paths;
-  if (groups === undefined && single === undefined) return null;
-  parseDeleteRules(options.rules);
-  const isPaths = (v: JsonValue): v is string[] => Array.isArray(v) && v.every((p) => typeof p === 'string' && p.length > 0);
-  if (groups !== undefined) {
-    if (!Array.isArray(groups) || !groups.every(isPaths) || groups.length > MAX_DELETE_ITEMS) throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', 'delete_groups must be a list of groups of file paths');
-    return { items: (groups as string[][]).filter((g) => g.length > 1).map((g, i) => ({ key: `delete:${i + 1}:${[...g].sort()[0]}`, paths: [...new Set(g)], data: { section: 'delete' } })) };
-  }
-  if (!isPaths(single!) || single.length > MAX_DELETE_ITEMS) throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', 'delete_paths must be a list of file paths');
-  return { items: [...new Set(single)].map((path) => ({ key: path, paths: [path], data: { section: 'delete-single' } })) };
-}
-
-/** A group: the keeper by the rules stays, the others go. One file (`delete-single`): it goes. */
-async function deleteItem(caps: Caps, item: BatchItem, rules: DeleteRules, byRules: boolean, dryRun: boolean): Promise<BatchItemResult> {
-  const present: FileFacts[] = [];
-  for (const path of item.paths) {
-    const entry = await caps.files.stat({ path });
-    if (entry?.type === 'file') present.push({ path: entry.path, size: entry.size });
-  }
-  if (present.length === 0) return { status: 'skip', reason: 'the file is gone already' };
-  if (byRules && present.length < 2) return { status: 'skip', reason: 'only one copy is left: it stays' };
-  let keeper: FileFacts | null = null;
-  if (byRules) {
-    for (const f of present) {
-      if (rules.bitrate !== 'none' || rules.sample !== 'none') {
-        const info = await caps.ffmpeg.run({ preset: 'probe', input: f.path });
-        f.bitrate = info.bitrate;
-        f.sampleRate = info.sampleRate;
-      }
-      if (rules.metadata !== 'none') f.tagCount = tagCountOf(await caps.tags.read({ path: f.path }));
-    }
-    keeper = keeperOf(present, rules);
-  }
-  const changes = [];
-  const taken = new Set<string>();
-  for (const f of present) {
-    if (f === keeper) continue;
-    if (rules.mode === 'direct') {
-      if (!dryRun) await caps.files.delete({ path: f.path });
-      changes.push({ path: f.path, kind: 'delete' as const, before: f.path, after: null });
-      continue;
-    }
-    const to = await freeName(caps, `${rules.targetDir}/${baseOf(f.path)}`, taken);
-    if (!dryRun) await caps.files.move({ from: f.path, to });
-    changes.push({ path: f.path, kind: 'move' as const, before: f.path, after: to });
-  }
-  return { status: 'success', changes, report: { section: 'deleted', kept: keeper?.path ?? null, deleted: changes.map((c) => c.path) } };
-}
-
-/** Filled tags (text and numbers; a cover counts as one) for the metadata rule. */
-function tagCountOf(track: TrackInfo): number {
-  const fields: Array<keyof TrackInfo> = ['title', 'artist', 'album', 'albumartist', 'genre', 'language', 'year', 'lyrics', 'comment', 'composer', 'lyricist', 'tracknumber', 'discnumber', 'artwork'];
-  return fields.filter((k) => { const v = track[k]; return v !== null && v !== undefined && v !== ''; }).length;
-}
-
-/** `name.ext`, else `name (2).ext` …: the move of a duplicate never replaces a file. */
-async function freeName(caps: Caps, wanted: string, taken: Set<string>): Promise<string> {
-  const slash = wanted.lastIndexOf('/');
-  const folder = wanted.slice(0, slash);
-  const base = wanted.slice(slash + 1);
-  const dot = base.lastIndexOf('.');
-  const [stem, ext] = dot > 0 ? [base.slice(0, dot), base.slice(dot)] : [base, ''];
-  for (let n = 1; n <= 999; n++) {
-    const candidate = n === 1 ? wanted : `${folder}/${stem} (${n})${ext}`;
-    if (taken.has(candidate) || (await caps.files.stat({ path: candidate }))) continue;
-    taken.add(candidate);
-    return candidate;
-  }
-  throw new PluginError('TAGSONIC_ERR_PLUGIN_CONFLICT', `no free name for ${base} in ${folder}`);
 }
