@@ -32,6 +32,7 @@ beforeAll(async () => {
   home = await mkdtemp(path.join(tmpdir(), 'tagsonic-file-actions-'));
   rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
   await rt.users.ensureAdmin(ADMIN_PASSWORD);
+  await rt.users.setRole('admin', 'V2'); // the duplicate check is V2 (spec doc 1 §6)
   for (const id of ['tidy-folder', 'check-duplicate', 'remove-null-folder']) {
     const { manifest, code } = await builtinPlugin(id);
     await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
@@ -77,27 +78,27 @@ describe('file batch actions through the routes', () => {
     expect(await listFiles(media)).toEqual(before);
     const preview = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${dry.data.task_id}`)).data;
     expect(preview.success[0].changes.map((c: { kind: string; after: string }) => [c.kind, path.relative(media, c.after)])).toEqual([
-      ['move', 'Library/.._.._x/_CON/01.flac'],
+      ['move', 'Library/_._.._x/_CON/01.flac'],
       ['move', 'Library/Band/a_b/02.mp3'],
       ['move', 'Library/Band/a_b/02.lrc'],
-      ['copy', 'Library/.._.._x/_CON/cover.jpg'],
+      ['copy', 'Library/_._.._x/_CON/cover.jpg'],
       ['move', 'Library/Band/a_b/cover.jpg'],
     ]);
 
     const applied = expectOk(await call(app, admin, 'POST', '/apimt/apply_task/', { task_id: dry.data.task_id }));
     expect(await finished(applied.data.task_id)).toMatchObject({ status: 'success', counts: { success: 1, fail: 0 } });
-    expect(await listFiles(path.join(media, 'Library'))).toEqual(['.._.._x/_CON/01.flac', '.._.._x/_CON/cover.jpg', 'Band/a_b/02.lrc', 'Band/a_b/02.mp3', 'Band/a_b/cover.jpg']);
-    expect(await probeTags(path.join(media, 'Library', '.._.._x', '_CON', '01.flac'))).toMatchObject({ title: 'One', artist: '../../x' });
+    expect(await listFiles(path.join(media, 'Library'))).toEqual(['Band/a_b/02.lrc', 'Band/a_b/02.mp3', 'Band/a_b/cover.jpg', '_._.._x/_CON/01.flac', '_._.._x/_CON/cover.jpg']);
+    expect(await probeTags(path.join(media, 'Library', '_._.._x', '_CON', '01.flac'))).toMatchObject({ title: 'One', artist: '../../x' });
 
     // The tracks' moves were journaled under the task: undo_task puts them (and the .lrc) back. The covers were
     // plain copies/moves (not audio) and stay where they went.
     const undo = expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: applied.data.task_id }));
     expect(undo.data).toMatchObject({ undone: 2, failed: [] });
-    expect(await listFiles(media)).toEqual(['Incoming/A/01.flac', 'Incoming/A/02.lrc', 'Incoming/A/02.mp3', 'Library/.._.._x/_CON/cover.jpg', 'Library/Band/a_b/cover.jpg']);
+    expect(await listFiles(media)).toEqual(['Incoming/A/01.flac', 'Incoming/A/02.lrc', 'Incoming/A/02.mp3', 'Library/Band/a_b/cover.jpg', 'Library/_._.._x/_CON/cover.jpg']);
 
     const again = expectOk(await call(app, admin, 'POST', '/apimt/tidy_folder/', payload));
     expect(await finished(again.data.task_id)).toMatchObject({ status: 'success' });
-    expect(await listFiles(path.join(media, 'Library'))).toEqual(['.._.._x/_CON/01.flac', '.._.._x/_CON/cover.jpg', 'Band/a_b/02.lrc', 'Band/a_b/02.mp3', 'Band/a_b/cover.jpg']);
+    expect(await listFiles(path.join(media, 'Library'))).toEqual(['Band/a_b/02.lrc', 'Band/a_b/02.mp3', 'Band/a_b/cover.jpg', '_._.._x/_CON/01.flac', '_._.._x/_CON/cover.jpg']);
   }, 60_000);
 
   it('check_file_duplicates: the report holds the hash and name sections with name, file 1, file 2', async () => {
@@ -116,6 +117,6 @@ describe('file batch actions through the routes', () => {
   it('remove_null_folder: the emptied and empty folders go, the tidied library stays', async () => {
     const res = expectOk(await call(app, admin, 'POST', '/apimt/remove_null_folder/', { file_full_path: media, select_data: ['Incoming'], delete_mode: 'all' }));
     expect(await finished(res.data.task_id)).toMatchObject({ kind: 'action:remove-null-folder', status: 'success' });
-    expect(await listFolders(media)).toEqual(['Library', 'Library/.._.._x', 'Library/.._.._x/_CON', 'Library/Band', 'Library/Band/a_b']);
+    expect(await listFolders(media)).toEqual(['Library', 'Library/Band', 'Library/Band/a_b', 'Library/_._.._x', 'Library/_._.._x/_CON']);
   }, 60_000);
 });

@@ -78,7 +78,10 @@ describe('remove-null-folder', () => {
 
     expect(await action.runItem({ key: host.media, paths: [host.media] }, { delete_mode: 'all' })).toEqual({ status: 'skip', reason: 'a media folder itself is never removed' });
     await mkdir(at('Gone', 'Empty'), { recursive: true });
-    const planned = await action.plan([host.media], { delete_mode: 'null' });
+    // The trash (hidden) is never a candidate, nor a folder holding hidden entries.
+    await mkdir(at('.tagsonic-trash', 't1', 'Old'), { recursive: true });
+    await mkdir(at('WithGit', '.git'), { recursive: true });
+    const planned = await action.plan([host.media], { delete_mode: 'all' });
     expect(planned.items.map((i) => path.relative(host.media, i.key))).toEqual(['Gone']);
   });
 });

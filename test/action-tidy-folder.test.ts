@@ -39,8 +39,10 @@ afterAll(async () => host?.close());
 
 describe('tidy-folder names', () => {
   it('hostile values become one safe segment', () => {
-    expect(sanitizeName('../../x')).toBe('.._.._x');
+    expect(sanitizeName('../../x')).toBe('_._.._x');
     expect(sanitizeName('..')).toBe('_');
+    expect(sanitizeName('.hidden')).toBe('_hidden');
+    expect(sanitizeName('.tagsonic-trash')).toBe('_tagsonic-trash');
     expect(sanitizeName('/abs')).toBe('_abs');
     expect(sanitizeName('CON')).toBe('_CON');
     expect(sanitizeName('con.flac')).toBe('_con.flac');
@@ -76,6 +78,7 @@ describe('tidy-folder', () => {
       .rejects.toMatchObject({ message: expect.stringContaining('unknown variable ${nope}') });
     await expect(action.plan([at('Incoming')], { root_path: at('Library'), dir_list: [{ value: 'mood' }] }))
       .rejects.toMatchObject({ message: expect.stringContaining('dir_list[0].value must be one of title, artist') });
+    await expect(action.plan([at('Incoming')], { root_path: 'Library' })).rejects.toMatchObject({ message: expect.stringContaining('root_path must be a full path') });
     await expect(action.plan([at('Incoming')], { root_path: '/app/media/' }))
       .rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID', message: expect.stringContaining('root_path /app/media is not inside the media folders') });
   });
@@ -101,9 +104,9 @@ describe('tidy-folder', () => {
         changes: [
           { path: at('Incoming', 'A', '01.flac'), kind: 'move', before: at('Incoming', 'A', '01.flac'), after: at('Library', 'Tester', 'Alpha', '01 (2).flac') },
           { path: at('Incoming', 'A', '01.lrc'), kind: 'move', before: at('Incoming', 'A', '01.lrc'), after: at('Library', 'Tester', 'Alpha', '01 (2).lrc') },
-          { path: at('Incoming', 'A', 'hostile.mp3'), kind: 'move', before: at('Incoming', 'A', 'hostile.mp3'), after: at('Library', '.._.._x', '_abs', 'hostile.mp3') },
+          { path: at('Incoming', 'A', 'hostile.mp3'), kind: 'move', before: at('Incoming', 'A', 'hostile.mp3'), after: at('Library', '_._.._x', '_abs', 'hostile.mp3') },
           { path: at('Incoming', 'A', 'cover.jpg'), kind: 'copy', before: at('Incoming', 'A', 'cover.jpg'), after: at('Library', 'Tester', 'Alpha', 'cover.jpg') },
-          { path: at('Incoming', 'A', 'cover.jpg'), kind: 'move', before: at('Incoming', 'A', 'cover.jpg'), after: at('Library', '.._.._x', '_abs', 'cover.jpg') },
+          { path: at('Incoming', 'A', 'cover.jpg'), kind: 'move', before: at('Incoming', 'A', 'cover.jpg'), after: at('Library', '_._.._x', '_abs', 'cover.jpg') },
         ],
       },
       {
@@ -117,18 +120,18 @@ describe('tidy-folder', () => {
     expect(real.map((r) => r.result)).toEqual(dry.map((r) => r.result));
     expect(await listFiles(host.media)).toEqual([
       'Incoming/B/notes.txt',
-      'Library/.._.._x/_abs/cover.jpg',
-      'Library/.._.._x/_abs/hostile.mp3',
       'Library/Tester/Alpha/01 (2).flac',
       'Library/Tester/Alpha/01 (2).lrc',
       'Library/Tester/Alpha/01.flac',
       'Library/Tester/Alpha/cover.jpg',
+      'Library/_._.._x/_abs/cover.jpg',
+      'Library/_._.._x/_abs/hostile.mp3',
       `Library/a_b/${longAlbum}/colon.flac`,
     ]);
     expect((await readFile(at('Library', 'Tester', 'Alpha', '01.flac'))).equals(existing)).toBe(true);
     expect(await readFile(at('Library', 'Tester', 'Alpha', '01 (2).lrc'), 'utf8')).toBe('[00:00.00]Tone');
     expect(await probeTags(at('Library', 'Tester', 'Alpha', '01 (2).flac'))).toMatchObject({ title: 'Tone', artist: 'Tester' });
-    expect(await probeTags(at('Library', '.._.._x', '_abs', 'hostile.mp3'))).toMatchObject({ artist: '../../x', album: '/abs' });
+    expect(await probeTags(at('Library', '_._.._x', '_abs', 'hostile.mp3'))).toMatchObject({ artist: '../../x', album: '/abs' });
 
     // Tidy again: nothing moves.
     const again = await action.runAll([at('Library')], opts);
@@ -142,7 +145,7 @@ describe('tidy-folder', () => {
   it('file_name templates are sanitised too (CON, a:b) and a root outside the media folder is refused per item, files left alone', async () => {
     const action = await host.action('tidy-folder');
     const opts = { root_path: at('Library'), dir_list: [{ value: 'custom', value2: 'By title' }], file_name: '${title}' };
-    const result = await action.runAll([at('Library', '.._.._x'), at('Library', 'a_b')], opts);
+    const result = await action.runAll([at('Library', '_._.._x'), at('Library', 'a_b')], opts);
     expect(result.flatMap((r) => r.result.changes ?? []).filter((c) => !c.path.endsWith('.jpg')).map((c) => c.after)).toEqual([
       at('Library', 'By title', '_CON.mp3'),
       at('Library', 'By title', 'a_b.flac'),

@@ -49,6 +49,13 @@ async function scan(caps: Caps, folder: string, onFolder?: (path: string, tree: 
   const tree: Tree = { folders: [], files: [], audio: 0, entries: 0, kept: [] };
   const { entries } = await caps.files.list({ path: folder });
   for (const entry of entries) {
+    // Hidden entries are never touched: the trash of deleted files (.tagsonic-trash), .git, a NAS's own folders.
+    // A folder holding one is kept, like a folder holding any other file that is not a leftover.
+    if (entry.name.startsWith('.') && entry.name.toLowerCase() !== '.ds_store') {
+      tree.entries++;
+      tree.kept.push(entry.name);
+      continue;
+    }
     tree.entries++;
     if (entry.type === 'file') {
       tree.files.push(entry);

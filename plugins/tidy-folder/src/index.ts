@@ -1,5 +1,5 @@
 /**
- * 整理文件 (tidyFolder): moves tracks into `root_path/<level 1>/<level 2>/…/<name>`, the levels taken from the tags
+ * 整理文件夹 (tidyFolder): moves tracks into `root_path/<level 1>/<level 2>/…/<name>`, the levels taken from the tags
  * (dir_list over the spec's dimensions, a custom level from a `${var}` template), each a sanitised name, so no
  * tag value can leave the root or name a reserved file. An existing file is never overwritten: the track takes
  * the first free `name (n).ext`. Its same-name `.lrc` goes with it, and the folder's cover picture is copied to
@@ -56,7 +56,8 @@ export default defineBatchAction<Grants>({
     const walk = async (entry: FileEntry): Promise<void> => {
       if (entry.type === 'file') return void (AUDIO.test(entry.name) ? add(entry.path) : undefined);
       const { entries } = await caps.files.list({ path: entry.path });
-      for (const child of entries) await walk(child);
+      // Hidden entries (the trash of deleted files, .git …) are not library files, as in the tree and the scan.
+      for (const child of entries) if (!child.name.startsWith('.')) await walk(child);
     };
     for (const path of paths) {
       const entry = await caps.files.stat({ path });
@@ -74,6 +75,9 @@ export default defineBatchAction<Grants>({
 
   async runItem({ item, options, dryRun }, caps) {
     const tidy = parseOptions(options);
+    // The host's own spelling of the root (symlinks resolved), so a track already in place compares equal.
+    const rootEntry = await caps.files.stat({ path: tidy.root }).catch(() => null);
+    if (rootEntry) tidy.root = rootEntry.path;
     const changes: BatchChange[] = [];
     const failures: string[] = [];
     /** Targets chosen by this item, so a dry run numbers two tracks bound for one name as the real run would. */

@@ -1,6 +1,6 @@
 /**
- * Safe file and folder names from tag values, inside the sandbox (the same rules as core's media/sanitize, which
- * a plugin cannot import): no separators, no `.`/`..`, no control characters or NUL, no Windows-reserved names
+ * Safe file and folder names from tag values, inside the sandbox (the rules of core's media/sanitize, which a
+ * plugin cannot import, plus no leading dot): no separators, no `.`/`..`, no hidden names, no control characters or NUL, no Windows-reserved names
  * (libraries are often shared over SMB) and at most 255 bytes of UTF-8, so a hostile tag (`../../x`, `/abs`,
  * `CON`, `a:b`, a 300-byte title) always becomes one harmless name inside the tidy root.
  */
@@ -25,6 +25,9 @@ export function sanitizeName(name: string, maxBytes = MAX_NAME_BYTES): string {
   // Trailing dots and spaces vanish on Windows/SMB and make `..` out of `.. `.
   s = s.replace(/[. ]+$/u, '').replace(/^ +/u, '');
   if (s === '' || s === '.' || s === '..') s = '_';
+  // A leading dot would hide the file or folder from the file tree and the library scan (and `.tagsonic-trash`
+  // is the trash): `../../x` becomes `_._.._x`, `.hidden` `_hidden`.
+  if (s.startsWith('.')) s = `_${s.slice(1)}`;
   if (RESERVED.test(s)) s = `_${s}`;
   return truncate(s, maxBytes);
 }

@@ -9,7 +9,7 @@ import { checkTemplate, DIMENSIONS, type Dimension } from './template.ts';
 
 export interface Level { value: Dimension; value2?: string }
 export interface TidyOptions {
-  /** The tidy root, a full path inside the media roots (or relative to the media folder), without a trailing slash. */
+  /** The tidy root, a full path inside the media roots, without a trailing slash. */
   root: string;
   levels: Level[];
   /** A `${var}` template for the file name (the extension is kept); absent: the file keeps its name. */
@@ -28,6 +28,8 @@ export function parseOptions(options: Record<string, JsonValue>): TidyOptions {
   const rootRaw = options.root_path;
   if (typeof rootRaw !== 'string' || rootRaw.trim() === '') throw invalid('root_path: choose the folder to tidy into');
   const root = rootRaw.trim().replace(/\/+$/, '') || '/';
+  // Targets are compared with the host's full paths (a track already in place stays put), so the root is one too.
+  if (!root.startsWith('/')) throw invalid('root_path must be a full path (/…) inside the media folders');
   if (root.split('/').some((segment) => segment === '..')) throw invalid('root_path may not contain ".."');
 
   const rawLevels = options.dir_list ?? null;
