@@ -178,7 +178,7 @@ describe('replace_text through the task engine', () => {
     expect(detail.fail).toHaveLength(1);
     expect(detail.fail[0]).toMatchObject({ status: 'fail', error_code: 'TAGSONIC_ERR_PLUGIN_INVALID', reason: expect.stringContaining('replace_text_list') });
     expect((await rt.plugins.get('replace-text'))?.enabled).toBe(true);
-    const log = expectOk(await call(app, admin, 'GET', '/apimt/audit_log/?status=fail&page_size=50')).data;
+    const log = expectOk(await call(app, admin, 'GET', '/apimt/audit_log/?status=fail&level=error&page_size=50')).data;
     expect(log.items.map((i: { id: string }) => i.id)).toContain(res.data.task_id);
   }, 30_000);
 

@@ -55,6 +55,11 @@ export const NOT_RESUMABLE = 'TAGSONIC_ERR_TASK_NOT_RESUMABLE';
 
 const COUNTED: Array<keyof TaskDoc['counts']> = ['success', 'fail', 'miss', 'skip', 'stop'];
 
+/** The operation log's level of a finished task: error when it failed, warning when some items failed. */
+export function auditLevel(status: TaskStatus, counts: TaskDoc['counts']): 'info' | 'warning' | 'error' {
+  return status === 'fail' ? 'error' : counts.fail ? 'warning' : 'info';
+}
+
 /** The status a task ends with once every item is settled: fail when nothing succeeded and something failed. */
 export function finalStatus(counts: TaskDoc['counts']): TaskStatus {
   return counts.fail > 0 && counts.success === 0 ? 'fail' : 'success';
@@ -200,7 +205,7 @@ async function complete(deps: SettleDeps, task: TaskDoc, counts: TaskDoc['counts
   const status = finalStatus(counts);
   const res = await deps.tasks.updateOne({ _id: task._id, status: 'running', ...filter }, { $set: { counts, status, completedAt: new Date(), settling: null } });
   if (res.matchedCount === 0) return null;
-  await deps.audit.updateMany({ taskId: task._id }, { $set: { status, level: counts.fail ? 'warning' : 'info' } });
+  await deps.audit.updateMany({ taskId: task._id }, { $set: { status, level: auditLevel(status, counts) } });
   const progress: TaskProgress = { taskId: task._id, status, total: task.total, done: sum(counts), counts };
   await deps.bus.publish(SUBJECTS.taskProgressed, progress);
   await deps.bus.publish(SUBJECTS.taskCompleted, progress);

@@ -4,7 +4,7 @@ import { newId } from '../ids.ts';
 import { conflict, notFound } from '../errors/errors.ts';
 import { SUBJECTS } from './subjects.ts';
 import { TaskLeases } from './leases.ts';
-import { finalStatus, settleOrphanedTasks, type SettleOptions, type SettleReport } from './settle.ts';
+import { auditLevel, finalStatus, settleOrphanedTasks, type SettleOptions, type SettleReport } from './settle.ts';
 import type { AuditLogDoc, ItemOutcome, ItemStatus, TaskDoc, TaskItemDoc, TaskProgress } from './model.ts';
 
 export type { AuditLogDoc, ItemOutcome, ItemStatus, TaskDoc, TaskItemDoc, TaskProgress, TaskStatus } from './model.ts';
@@ -175,7 +175,7 @@ export class Tasks {
         { $set: { status, completedAt: new Date() } },
       );
       if (finished) {
-        await this.audit.updateMany({ taskId: task._id }, { $set: { status, level: task.counts.fail ? 'warning' : 'info' } });
+        await this.audit.updateMany({ taskId: task._id }, { $set: { status, level: auditLevel(status, task.counts) } });
       }
     }
     const progress: TaskProgress = { taskId: task._id, status, total: task.total, done, counts: task.counts, ...pace(task, done) };
@@ -234,7 +234,7 @@ export class Tasks {
     if (task && task.status !== 'running' && task.status !== 'stop') {
       const final = finalStatus(task.counts);
       await this.tasks.updateOne({ _id: task._id }, { $set: { status: final } });
-      await this.audit.updateMany({ taskId: task._id }, { $set: { status: final, level: task.counts.fail ? 'warning' : 'info' } });
+      await this.audit.updateMany({ taskId: task._id }, { $set: { status: final, level: auditLevel(final, task.counts) } });
     }
     return changed;
   }
