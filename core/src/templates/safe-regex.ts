@@ -11,6 +11,32 @@ let re2Class: typeof RE2 | undefined;
 const loadRe2 = (): typeof RE2 => (re2Class ??= (createRequire(import.meta.url)('re2-wasm') as typeof import('re2-wasm')).RE2);
 
 /**
+ * Compiled patterns live in re2-wasm's fixed 16 MiB WASM heap, and nothing frees them by itself (embind's
+ * automatic deletion needs `FinalizationGroup`, which Node does not have): after a few thousand distinct patterns
+ * every compile failed with "Cannot enlarge memory arrays". So compiled forms are kept in a bounded LRU and freed
+ * when evicted; a {@link SafeRegex} holds only its source and compiles again if its form was evicted.
+ */
+const MAX_COMPILED = 256;
+const compiled = new Map<string, RE2>();
+
+function compiledFor(source: string, flags: string): RE2 {
+  const key = `${flags}/${source}`;
+  let re = compiled.get(key);
+  if (re) {
+    compiled.delete(key); // most recently used last
+  } else {
+    re = new (loadRe2())(source, flags);
+    if (compiled.size >= MAX_COMPILED) {
+      const [oldest, old] = compiled.entries().next().value!;
+      compiled.delete(oldest);
+      (old as unknown as { wrapper?: { delete?: () => void } }).wrapper?.delete?.();
+    }
+  }
+  compiled.set(key, re);
+  return re;
+}
+
+/**
  * User-written regular expressions (split file names, replace text) run on RE2 (compiled to WASM),
  * whose matching time is linear in the input: no pattern can hang the server, however it is written.
  * RE2 has no look-around or back-references; such patterns are refused with a clear message.
@@ -32,9 +58,8 @@ export function compileSafeRegex(pattern: string, options: { ignoreCase?: boolea
   if (pattern.length > MAX_PATTERN_CHARS) throw invalid('TAGSONIC_ERR_REGEX_TOO_LONG', `A regular expression is at most ${MAX_PATTERN_CHARS} characters.`);
   const source = pattern.replace(/\(\?<(?![=!])([A-Za-z_][A-Za-z0-9_]*)>/g, '(?P<$1>');
   const flags = options.ignoreCase ? 'giu' : 'gu';
-  let re: RE2;
   try {
-    re = new (loadRe2())(source, flags);
+    compiledFor(source, flags);
   } catch (e) {
     const reason = e instanceof Error ? e.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '') : String(e);
     throw invalid('TAGSONIC_ERR_REGEX_INVALID', `The regular expression "${pattern}" is not valid here (${reason}); look-arounds and back-references are not supported.`);
@@ -47,6 +72,7 @@ export function compileSafeRegex(pattern: string, options: { ignoreCase?: boolea
     source: pattern,
     match(text) {
       checkInput(text);
+      const re = compiledFor(source, flags);
       re.lastIndex = 0;
       const m = re.exec(text);
       if (!m) return null;
@@ -59,6 +85,7 @@ export function compileSafeRegex(pattern: string, options: { ignoreCase?: boolea
     },
     replaceAll(text, replacement) {
       checkInput(text);
+      const re = compiledFor(source, flags);
       let count = 0;
       re.lastIndex = 0;
       const out = text.replace(re as unknown as RegExp, (...args: unknown[]) => {

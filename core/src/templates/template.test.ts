@@ -69,6 +69,19 @@ describe('safe regexes', () => {
     expect(() => compileSafeRegex('a').match('a'.repeat(100_001))).toThrow(expect.objectContaining({ code: 'TAGSONIC_ERR_REGEX_INPUT_TOO_LONG' }));
   });
 
+  it('keeps working after thousands of patterns (re2-wasm has a fixed 16 MiB heap and frees nothing by itself)', () => {
+    // Before: ~4,000 distinct patterns filled the WASM heap and every later compile, valid or not, failed with
+    // "not valid here (abort(Cannot enlarge memory arrays …))" until the process restarted.
+    const first = compileSafeRegex('^(?<n>\\d+) first$');
+    for (let i = 0; i < 6000; i++) {
+      const re = compileSafeRegex(`(?<title>.+?) - ${i} (?<artist>[a-z]+)`);
+      expect(re.match(`x - ${i} y`)?.groups).toEqual({ title: 'x', artist: 'y' });
+    }
+    // A regex compiled long before (its compiled form evicted since) still works: it is compiled again on use.
+    expect(first.match('42 first')?.groups).toEqual({ n: '42' });
+    expect(first.replaceAll('7 first', '$<n>!')).toEqual({ text: '7!', count: 1 });
+  });
+
   it('replaces plain text literally', () => {
     expect(replaceText('a.b.c', '.', '$1')).toEqual({ text: 'a$1b$1c', count: 2 });
     expect(replaceText('abc', '', 'x')).toEqual({ text: 'abc', count: 0 });
