@@ -188,8 +188,11 @@ describe('replace_text through the task engine', () => {
     const [item] = (await rt.tasks.listItems(res.data.task_id));
     expect(item!.status).toBe('skip');
     expectError(await call(app, alice, 'POST', '/apimt/change_status_audit_log_detail_run/', { id: item!._id, status: 'success' }), 403, 'TAGSONIC_ERR_TASK_NOT_YOURS');
-    expectOk(await call(app, admin, 'POST', '/apimt/change_status_audit_log_detail_run/', { id: item!._id, status: 'success' }));
-    expect((await rt.tasks.get(res.data.task_id)).counts).toMatchObject({ success: 1, skip: 0 });
+    expectOk(await call(app, admin, 'POST', '/apimt/change_status_audit_log_detail_run/', { id: item!._id, status: 'miss' }));
+    expect((await rt.tasks.get(res.data.task_id)).counts).toMatchObject({ success: 0, skip: 0, miss: 1 });
+    // The spec's call sends only the id: the row is finished (success).
+    expectOk(await call(app, admin, 'POST', '/apimt/change_status_audit_log_detail_run/', { id: item!._id }));
+    expect((await rt.tasks.get(res.data.task_id)).counts).toMatchObject({ success: 1, skip: 0, miss: 0 });
     expectError(await call(app, admin, 'POST', '/apimt/stop_audit_log_detail/', { id: res.data.task_id }), 409, 'TAGSONIC_ERR_TASK_NOT_RUNNING');
     expectError(await call(app, admin, 'POST', '/apimt/stop_audit_log_detail_run/', { id: item!._id }), 409, 'TAGSONIC_ERR_TASK_ITEM_NOT_QUEUED');
   }, 30_000);
@@ -311,6 +314,18 @@ module.exports = {
     ]);
     expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: res.data.task_id }));
     expect(await titlesOf('Disc A')).toEqual(['x', 'x']);
+  }, 30_000);
+
+  it('an action answering something that is not a result fails its items with TAGSONIC_ERR_TASK_ITEM_RESULT_INVALID', async () => {
+    await rt.plugins.install({
+      manifest: { id: 'bad-result', name: 'Bad result', version: '1.0.0', description: 'Answers nonsense.', kind: 'batch-action', entry: 'index.js', permissions: {} } as Manifest,
+      code: 'module.exports = { async runItem() { return { status: "done", changes: "all of them" }; } };',
+    }, 'upload');
+    await rt.plugins.setEnabled('bad-result', true);
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/run_action/', { plugin_id: 'bad-result', file_full_path: path.join(media, 'Plan'), select_data: ['Disc A'] }));
+    expect(await finished(res.data.task_id)).toMatchObject({ status: 'fail', counts: { fail: 2 } });
+    const [item] = await rt.tasks.listItems(res.data.task_id);
+    expect(item).toMatchObject({ errorCode: 'TAGSONIC_ERR_TASK_ITEM_RESULT_INVALID', error: expect.stringContaining('status must be success, skip, fail or miss') });
   }, 30_000);
 
   it('a plan that fails is the request\'s error, and a planned path outside the media roots is refused before anything is queued', async () => {

@@ -134,7 +134,7 @@ export async function auditLogRoutes(app: FastifyInstance, ctx: Ctx): Promise<vo
 
   r.post('/apimt/change_status_audit_log_detail_run/', { onRequest: requireUser, schema: { body: ChangeItemStatusRequest, response: { 200: ItemStatusResponse, '4xx': ErrorEnvelope } } }, async (request) => {
     const item = await itemOf(ctx, request.body.id, request.user);
-    const changed = await ctx.tasks.setItemStatus(item._id, request.body.status);
+    const changed = await ctx.tasks.setItemStatus(item._id, request.body.status ?? 'success');
     return ok({ id: changed._id, status: changed.status }, '修改成功！');
   });
 }
