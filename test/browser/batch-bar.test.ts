@@ -52,6 +52,13 @@ function albumFolder(): { parent: string; name: string } {
 /** Waits for drawers and dialogs to finish sliding in (screenshots). */
 const settled = (p: Page) => p.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
 
+/** Opens an action's drawer or modal and waits until it has slid in. */
+async function open(id: string) {
+  await action(id).click();
+  await form(id).waitFor();
+  await settled(page);
+}
+
 /** Shows the album's parent folder with the album ticked (each test can run alone). */
 async function tickAlbum(): Promise<{ parent: string; name: string }> {
   const album = albumFolder();
@@ -106,6 +113,8 @@ beforeAll(async () => {
 
 afterEach(async (ctx) => {
   if (ctx.task.result?.state === 'fail' && page) await page.screenshot({ path: `/tmp/shots-batch-ui/failed-${ctx.task.name.slice(0, 40).replace(/[^\w]+/g, '-')}.png` }).catch(() => undefined);
+  // A failed test may leave a drawer open: close it so the next test starts on the bar.
+  if (ctx.task.result?.state === 'fail' && page) await page.locator('.bp6-overlay-open .ts-batch-footer button').first().click({ timeout: 2000 }).catch(() => undefined);
 });
 
 afterAll(async () => {
@@ -120,6 +129,7 @@ describe('batch side bar', () => {
     await expect(page.getByTestId('batch-bar').count()).resolves.toBe(0);
     await page.getByTestId('batch-toggle').click();
     await page.getByTestId('batch-bar').waitFor();
+    await page.screenshot({ path: '/tmp/shots-batch-ui/nothing-ticked.png' });
     await action('manual').click();
     await notice('请先勾选文件或文件夹！').waitFor();
     // No drawer opened.
@@ -162,10 +172,10 @@ describe('batch side bar', () => {
     const sel = { file_full_path: parent, select_data: [{ icon: 'icon-folder', name, title: name }] };
 
     // 手动修改: only the filled fields, the flags, is_regainer false; the drawer closes on success (§4).
-    await action('manual').click();
+    await open('manual');
     await form('manual').locator('[data-tag="artist"]').fill('${first_artist}');
     await form('manual').locator('[data-tag="year"]').fill('1999');
-    await form('manual').locator('[data-flag="is_save_lyrics_file"]').check({ force: true });
+    await form('manual').locator('label:has([data-flag="is_save_lyrics_file"])').click();
     await page.screenshot({ path: '/tmp/shots-batch-ui/manual-drawer.png' });
     await submit().click();
     // Loading: the action buttons are disabled while the request runs.
@@ -184,9 +194,9 @@ describe('batch side bar', () => {
     await expect.poll(() => action('auto').isDisabled()).toBe(false);
 
     // 自动刮削: defaults of §9, a source added at the end of the order.
-    await action('auto').click();
-    await form('auto').locator('[data-source="kugou"] input[type="checkbox"]').check({ force: true });
-    await form('auto').locator('[data-option="is_folder_album"]').check({ force: true });
+    await open('auto');
+    await form('auto').locator('[data-source="kugou"] label').click();
+    await form('auto').locator('label:has([data-option="is_folder_album"])').click();
     await submit().click();
     await form('auto').waitFor({ state: 'detached' });
     expect(last()).toEqual({
@@ -195,10 +205,12 @@ describe('batch side bar', () => {
     });
 
     // 整理文件夹: a custom level with value2, the clean-music rules appear only when switched on.
-    await action('tidy').click();
+    await open('tidy');
+    // No remembered root and a library outside /app/media: the folder shown is the default.
+    expect(await form('tidy').locator('#ts-tidy-root').inputValue()).toBe(parent);
     await form('tidy').locator('#ts-tidy-root').fill(home.media);
     expect(await page.getByTestId('clean-rules').count()).toBe(0);
-    await form('tidy').locator('[data-option="is_clean_music"]').check({ force: true });
+    await form('tidy').locator('label:has([data-option="is_clean_music"])').click();
     await page.getByTestId('clean-rules').waitFor();
     await form('tidy').getByRole('button', { name: '添加一级' }).click();
     await form('tidy').locator('select[aria-label="第 3 级"]').selectOption('custom');
@@ -222,7 +234,7 @@ describe('batch side bar', () => {
     await cancel('tidy');
 
     // 拆分文本
-    await action('split').click();
+    await open('split');
     await form('split').getByRole('radio', { name: '标题' }).click();
     await submit().click();
     await expect.poll(() => caught.length).toBe(4);
@@ -230,7 +242,7 @@ describe('batch side bar', () => {
     await cancel('split');
 
     // 格式转换: custom inputs only with custom (§4).
-    await action('convert').click();
+    await open('convert');
     expect(await form('convert').locator('[data-option="sample_rate_custom"]').count()).toBe(0);
     await form('convert').locator('select[data-option="sample_rate"]').selectOption('custom');
     await form('convert').locator('[data-option="sample_rate_custom"] input, input[data-option="sample_rate_custom"]').first().fill('96000');
@@ -244,23 +256,23 @@ describe('batch side bar', () => {
     await cancel('convert');
 
     // The modals: delete folder, encoding repair, replay gain, sim/trad (titled by mode).
-    await action('removeNull').click();
+    await open('removeNull');
     await form('removeNull').locator('label:has([data-mode="null_music"])').click();
     await submit().click();
     await form('removeNull').waitFor({ state: 'detached' });
     expect(last()).toEqual({ route: 'remove_null_folder', body: { ...sel, delete_mode: 'null_music' } });
 
-    await action('encoding').click();
+    await open('encoding');
     await submit().click();
     await form('encoding').waitFor({ state: 'detached' });
     expect(last()).toEqual({ route: 'fix_encoding', body: { ...sel, replace_text_list: [], modify_list: ['title', 'artist', 'album', 'albumartist'] } });
 
-    await action('regain').click();
+    await open('regain');
     await submit().click();
     await form('regain').waitFor({ state: 'detached' });
     expect(last()).toEqual({ route: 'batch_update_id3', body: { ...sel, music_info: {}, is_regainer: true } });
 
-    await action('trad2sim').click();
+    await open('trad2sim');
     expect(await page.locator('.bp6-dialog-header').last().textContent()).toContain('繁体转简体');
     await form('trad2sim').locator('label:has([data-field="lyrics"])').click();
     await submit().click();
@@ -276,7 +288,7 @@ describe('batch side bar', () => {
 
   it('a failure shows 创建失败！ with the server’s message (split_cue on the real server)', async () => {
     const { parent, name } = await tickAlbum();
-    await action('cue').click();
+    await open('cue');
     await form('cue').locator('select[data-option="target_format"]').selectOption('mp3');
     const request = page.waitForRequest('**/apimt/split_cue/');
     await submit().click();
@@ -298,7 +310,7 @@ describe('batch side bar', () => {
     expect(hits.length).toBeGreaterThan(0);
     const titleOf = (f: (typeof tracks)[number]) => probedTitle(path.join(home.library.root, f.path));
 
-    await action('replace').click();
+    await open('replace');
     const f = form('replace');
     await f.getByLabel('查找').first().fill(word);
     await f.getByLabel('替换为').first().fill('午夜');
@@ -326,7 +338,7 @@ describe('batch side bar', () => {
 
   it('批量设置 saves the scanning settings in the browser and says a reload applies them', async () => {
     await tickAlbum();
-    await action('settings').click();
+    await open('settings');
     await form('settings').locator('label:has([data-setting="isDepth"])').click();
     await page.locator('.bp6-overlay-open .ts-batch-footer').getByRole('button', { name: '保存' }).click();
     await notice('保存成功！').waitFor();
@@ -349,19 +361,19 @@ describe('batch side bar', () => {
     await holdBatchRoutes(['import_music', 'check_file_duplicates', 'generate_strm']);
     for (const id of ['import', 'duplicate', 'strm']) expect(await action(id).isDisabled()).toBe(false);
 
-    await action('import').click();
+    await open('import');
     await submit().click();
     await form('import').waitFor({ state: 'detached' });
     expect(last()).toEqual({ route: 'import_music', body: { ...sel, music_info: {}, is_skip_exist: true, import_rate: 10 } });
 
-    await action('duplicate').click();
+    await open('duplicate');
     await form('duplicate').locator('label:has([data-option="is_acoustid"])').click();
     await submit().click();
     // The duplicate check clears its show flag on success (§4).
     await form('duplicate').waitFor({ state: 'detached' });
     expect(last()).toEqual({ route: 'check_file_duplicates', body: { ...sel, is_acoustid: true } });
 
-    await action('strm').click();
+    await open('strm');
     await submit().click();
     await notice('请填写保存目录').waitFor();
     await form('strm').locator('#ts-strm-dir').fill('/strm');
@@ -371,6 +383,22 @@ describe('batch side bar', () => {
     await page.unrouteAll({ behavior: 'wait' });
   }, 90_000);
 
+  it('English: the bar and a drawer speak English', async () => {
+    await tickAlbum();
+    await page.locator('button[aria-label="用户菜单"]').click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await expect.poll(() => page.getByTestId('batch-bar').textContent()).toContain('Batch actions');
+    expect(await page.getByTestId('batch-bar').textContent()).not.toMatch(/[\u4e00-\u9fff]/);
+    await open('tidy');
+    expect(await form('tidy').textContent()).not.toMatch(/[\u4e00-\u9fff]/);
+    await page.screenshot({ path: '/tmp/shots-batch-ui/tidy-en.png' });
+    await page.locator('.bp6-overlay-open .ts-batch-footer').getByRole('button', { name: 'Cancel' }).click();
+    await form('tidy').waitFor({ state: 'detached' });
+    await page.locator('button[aria-label="User menu"]').click();
+    await page.getByRole('menuitem', { name: '中文' }).click();
+    await expect.poll(() => page.getByTestId('batch-bar').textContent()).toContain('批量操作');
+  });
+
   it('dark theme and a narrow window: screenshots of the bar, a drawer and the phone drawer', async () => {
     await page.evaluate(() => localStorage.setItem('theme', 'dark'));
     await page.reload();
@@ -378,7 +406,7 @@ describe('batch side bar', () => {
     await tickAlbum();
     await page.screenshot({ path: '/tmp/shots-batch-ui/bar-dark-desktop.png' });
     await screenshot(page, 'batch-bar-dark-desktop');
-    await action('auto').click();
+    await open('auto');
     await form('auto').waitFor();
     await settled(page);
     await page.screenshot({ path: '/tmp/shots-batch-ui/auto-dark-desktop.png' });

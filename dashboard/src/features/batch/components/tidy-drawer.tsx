@@ -1,12 +1,15 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Checkbox, FormGroup, HTMLSelect, InputGroup, RadioGroup, Radio, Switch } from '../../../components/ui/form.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import { loadSetting, saveSetting } from '../../../lib/local-settings.ts';
 import { label, RULE_LABELS } from '../lib/labels.ts';
 import { CLEAN_FORMATS, DEFAULT_TIDY_ROOT, RULE_OPTIONS, TIDY_DIMENSIONS, tidyDefaults, tidyPayload, type DirLevel, type Rule, type TidyForm } from '../lib/payloads.ts';
+import { useBatchStore } from '../stores/batch-store.ts';
 import { ActionFrame } from './action-frame.tsx';
 import { useBatchContext } from './batch-context.ts';
+
+const defaultRoot = (folder: string): string => (folder === '' || folder.startsWith(DEFAULT_TIDY_ROOT) || `${folder}/` === DEFAULT_TIDY_ROOT ? DEFAULT_TIDY_ROOT : folder);
 
 const RULES = ['clean_size_rule', 'clean_bitrate_rule', 'clean_sample_rule', 'clean_name_rule'] as const;
 const RULE_TITLES: Record<(typeof RULES)[number], string> = { clean_size_rule: '文件大小', clean_bitrate_rule: '比特率', clean_sample_rule: '采样率', clean_name_rule: '文件名长度' };
@@ -19,7 +22,12 @@ const RULE_TITLES: Record<(typeof RULES)[number], string> = { clean_size_rule: '
 export function TidyDrawer({ onPreview }: { onPreview: (payload: object) => void }) {
   const t = useT();
   const { selection } = useBatchContext();
-  const [form, setForm] = useState<TidyForm>(() => tidyDefaults(loadSetting('tidy_root_path', DEFAULT_TIDY_ROOT)));
+  const [form, setForm] = useState<TidyForm>(() => tidyDefaults(loadSetting('tidy_root_path', '')));
+  const isOpen = useBatchStore((s) => s.active === 'tidy');
+  // No remembered root: the spec's /app/media/ where the library lives there, else the folder shown.
+  useEffect(() => {
+    if (isOpen) setForm((s) => (s.root_path === '' ? { ...s, root_path: defaultRoot(selection.file_full_path) } : s));
+  }, [isOpen, selection.file_full_path]);
   const rules = form.rule_form;
   const setRules = (p: Partial<TidyForm['rule_form']>) => setForm((s) => ({ ...s, rule_form: { ...s.rule_form, ...p } }));
   const setLevel = (i: number, p: Partial<DirLevel>) => setForm((s) => ({ ...s, dir_list: s.dir_list.map((d, j) => (j === i ? { ...d, ...p } : d)) }));
