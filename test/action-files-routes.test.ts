@@ -2,7 +2,7 @@
  * The file batch actions through the task engine as the dashboard drives them: POST /apimt/tidy_folder/ (dry run,
  * then apply_task), /apimt/check_file_duplicates/ and /apimt/remove_null_folder/ → plan on a worker → items run
  * by the workers' plugin pool → files on disk (listing, ffprobe) and the report (audit_log_detail); undo_task moves
- * tidied tracks back (their moves are journaled under the task). Real store,
+ * tidied tracks back (their moves are journaled under the task) and brings deleted ones back from the trash. Real store,
  * bus, workers, sandbox and files; no mocks.
  */
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -114,9 +114,27 @@ describe('file batch actions through the routes', () => {
     expect(reports.find((r: { section: string }) => r.section === 'name')).toMatchObject({ rows: [{ ...row, name: '02 (1)' }] });
   }, 60_000);
 
-  it('remove_null_folder: the emptied and empty folders go, the tidied library stays', async () => {
+  it('tidy_folder with 清理音乐: the worse copy goes to the trash, and undo_task brings it back', async () => {
+    await mkdir(path.join(media, 'Incoming', 'C'), { recursive: true });
+    await makeAudio(path.join(media, 'Incoming', 'C', '02.flac'), { tags: { title: 'Two', artist: 'Band', album: 'a:b' } });
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/tidy_folder/', { file_full_path: path.join(media, 'Incoming'), select_data: ['C'],
+      root_path: path.join(media, 'Library'), dir_list: [{ value: 'artist' }, { value: 'album' }], rule_form: { is_clean_music: true } }));
+    expect(await finished(res.data.task_id)).toMatchObject({ status: 'success', counts: { success: 1 } });
+    // flac before mp3: the library's two MP3 copies of 02 (and the .lrc) went to the trash, 02.flac took their place.
+    expect(await listFiles(path.join(media, 'Library', 'Band', 'a_b'))).toEqual(['02.flac', 'cover.jpg']);
+    expect(await listFiles(path.join(media, '.tagsonic-trash', res.data.task_id))).toEqual(['Library/Band/a_b/02 (1).mp3', 'Library/Band/a_b/02.lrc', 'Library/Band/a_b/02.mp3']);
+
+    expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: res.data.task_id }));
+    expect(await listFiles(path.join(media, 'Library', 'Band', 'a_b'))).toEqual(['02 (1).mp3', '02.lrc', '02.mp3', 'cover.jpg']);
+    expect(await listFiles(path.join(media, 'Incoming', 'C'))).toEqual(['02.flac']);
+    await rm(path.join(media, 'Incoming', 'C'), { recursive: true });
+  }, 60_000);
+
+  it('remove_null_folder: the emptied and empty folders go (leftovers into the trash), the tidied library stays', async () => {
+    await writeFile(path.join(media, 'Incoming', 'A', 'info.nfo'), 'nfo');
     const res = expectOk(await call(app, admin, 'POST', '/apimt/remove_null_folder/', { file_full_path: media, select_data: ['Incoming'], delete_mode: 'all' }));
     expect(await finished(res.data.task_id)).toMatchObject({ kind: 'action:remove-null-folder', status: 'success' });
-    expect(await listFolders(media)).toEqual(['Library', 'Library/Band', 'Library/Band/a_b', 'Library/_._.._x', 'Library/_._.._x/_CON']);
+    expect((await listFolders(media)).filter((f) => !f.startsWith('.'))).toEqual(['Library', 'Library/Band', 'Library/Band/a_b', 'Library/_._.._x', 'Library/_._.._x/_CON']);
+    expect(await listFiles(path.join(media, '.tagsonic-trash', res.data.task_id))).toEqual(['Incoming/A/info.nfo']);
   }, 60_000);
 });

@@ -3,6 +3,8 @@
  * is the file's SHA-256 as sha256sum computes it; removeDir removes an empty folder only, never a media folder
  * itself, never a folder out of the roots, and only with the write grant. `files.move` of an audio file for a
  * task is journaled under the task (its .lrc along) and undone by core's undoTask; without a task it is not.
+ * `files.delete` for a task moves the file into its root's trash: audio journaled (undoTask brings it back),
+ * other files renamed there; without a task it is an unlink.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
@@ -133,5 +135,37 @@ describe('files.move for a task', () => {
     await makeAudio(path.join(media, 'Src', 'c.flac'));
     expect((await load('write')('move', { from: 'Src/c.flac', to: 'Dst/c.flac' })).value).toEqual({ path: path.join(media, 'Dst', 'c.flac') });
     expect(await store.collection(TAG_JOURNAL_COLLECTION).find({ path: path.join(media, 'Dst', 'c.flac') })).toEqual([]);
+  });
+});
+
+describe('files.delete for a task', () => {
+  it('moves an audio file (with its .lrc) into the trash through the journal; undo_task brings it back', async () => {
+    await mkdir(path.join(media, 'Del'), { recursive: true });
+    await makeAudio(path.join(media, 'Del', 'd.flac'), { tags: { title: 'D' } });
+    await writeFile(path.join(media, 'Del', 'd.lrc'), '[00:00.00]d');
+    await writeFile(path.join(media, 'Del', 'd.nfo'), 'nfo');
+    const call = load('write');
+    const task = { taskId: 'task-del', actor: 'admin' };
+    expect((await call('delete', { path: 'Del/d.flac' }, task)).value).toEqual({ path: path.join(media, 'Del', 'd.flac') });
+    expect((await call('delete', { path: 'Del/d.nfo' }, task)).value).toEqual({ path: path.join(media, 'Del', 'd.nfo') });
+    const trash = path.join(media, '.tagsonic-trash', 'task-del', 'Del');
+    expect((await readFile(path.join(trash, 'd.nfo'), 'utf8'))).toBe('nfo');
+    expect((await readFile(path.join(trash, 'd.lrc'), 'utf8'))).toBe('[00:00.00]d');
+    expect((await stat(path.join(trash, 'd.flac'))).isFile()).toBe(true);
+    await expect(stat(path.join(media, 'Del', 'd.flac'))).rejects.toThrow();
+    expect((await call('delete', { path: path.join(trash, 'd.nfo') }, task)).code).toBe('TAGSONIC_ERR_PLUGIN_INVALID');
+    const entries = await store.collection(TAG_JOURNAL_COLLECTION).find({ taskId: 'task-del' });
+    expect(entries).toEqual([expect.objectContaining({ kind: 'move', state: 'committed', from: path.join(media, 'Del', 'd.flac'), path: path.join(trash, 'd.flac') })]);
+
+    await undoTask('task-del', { journal, actor: 'admin' });
+    expect((await stat(path.join(media, 'Del', 'd.flac'))).isFile()).toBe(true);
+    expect(await readFile(path.join(media, 'Del', 'd.lrc'), 'utf8')).toBe('[00:00.00]d');
+  });
+
+  it('without a task a delete is an unlink', async () => {
+    await writeFile(path.join(media, 'Del', 'e.txt'), 'e');
+    expect((await load('write')('delete', { path: 'Del/e.txt' })).value).toEqual({ path: path.join(media, 'Del', 'e.txt') });
+    await expect(stat(path.join(media, '.tagsonic-trash', 'task-del', 'Del', 'e.txt'))).rejects.toThrow();
+    await expect(stat(path.join(media, 'Del', 'e.txt'))).rejects.toThrow();
   });
 });

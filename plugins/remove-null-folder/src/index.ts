@@ -123,7 +123,10 @@ export default defineBatchAction<Grants>({
 
     const changes: BatchChange[] = [];
     for (const file of tree.files) {
-      if (!dryRun) await caps.files.delete({ path: file.path });
+      // A file gone meanwhile (or carried along with its track by the host) is not an error: it is gone.
+      if (!dryRun) await caps.files.delete({ path: file.path }).catch((error: { code?: string }) => {
+        if (error.code !== 'TAGSONIC_ERR_PLUGIN_NOT_FOUND') throw error;
+      });
       changes.push({ path: file.path, kind: 'delete', before: file.path, after: null });
     }
     // scan() lists each folder after its subfolders, so every folder is empty when its turn comes.

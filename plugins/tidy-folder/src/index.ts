@@ -91,16 +91,17 @@ export default defineBatchAction<Grants>({
     /** Paths this item deleted or moved away: free for the names chosen after them, in a dry run too. */
     const removed = new Set<string>();
     /** Clean-music: per target folder, its audio files by song, as this item has changed them (dry run too). */
-    const views = new Map<string, Map<string, Facts>>();
-    const viewOf = async (folder: string): Promise<Map<string, Facts>> => {
+    const views = new Map<string, Map<string, Facts[]>>();
+    const viewOf = async (folder: string): Promise<Map<string, Facts[]>> => {
       let view = views.get(folder);
       if (view) return view;
       view = new Map();
       const entry = await caps.files.stat({ path: folder });
       if (entry?.type === 'directory') {
         for (const e of (await caps.files.list({ path: folder })).entries) {
+          if (e.type !== 'file' || !AUDIO.test(e.name)) continue;
           const key = songIdentity(e.name);
-          if (e.type === 'file' && AUDIO.test(e.name) && !view.has(key)) view.set(key, { path: e.path, name: e.name, size: e.size });
+          view.set(key, [...(view.get(key) ?? []), { path: e.path, name: e.name, size: e.size }]);
         }
       }
       views.set(folder, view);
@@ -123,17 +124,24 @@ export default defineBatchAction<Grants>({
           continue;
         }
         if (tidy.clean) {
+          // The arriving track against each copy of its song already there: it stays only if it beats them all.
           const view = await viewOf(dirOf(wanted));
-          const present = view.get(songIdentity(baseOf(wanted)));
-          if (present && present.path !== path && !removed.has(present.path)) {
-            const arriving: Facts = { path, name: baseOf(path), size: (await caps.files.stat({ path }))?.size ?? 0 };
+          const key = songIdentity(baseOf(wanted));
+          const arriving: Facts = { path, name: baseOf(path), size: (await caps.files.stat({ path }))?.size ?? 0 };
+          let lost = false;
+          for (const present of [...(view.get(key) ?? [])]) {
+            if (present.path === path || removed.has(present.path)) continue;
             if (tidy.clean.bitrate !== 'none' || tidy.clean.sample !== 'none') await probe(caps, [arriving, present]);
             const loser = loserOf(arriving, present, tidy.clean) === 'arriving' ? arriving : present;
             changes.push(...(await discard(caps, loser, tidy, { taken, removed, dryRun })));
             cleaned++;
-            if (loser === arriving) continue;
-            view.delete(songIdentity(baseOf(wanted)));
+            if (loser === arriving) {
+              lost = true;
+              break;
+            }
+            view.set(key, (view.get(key) ?? []).filter((f) => f !== present));
           }
+          if (lost) continue;
         }
         const lrc = await caps.files.stat({ path: joinPath(dirOf(path), `${stemOf(path)}.lrc`) });
         const target = await freeTarget(caps, wanted, taken, lrc !== null, removed);
@@ -153,7 +161,9 @@ export default defineBatchAction<Grants>({
         if (tidy.clean) {
           const real = dryRun ? path : target;
           const size = (await caps.files.stat({ path: real }))?.size ?? 0;
-          (await viewOf(dirOf(target))).set(songIdentity(baseOf(target)), { path: target, real, name: baseOf(target), size });
+          const view = await viewOf(dirOf(target));
+          const key = songIdentity(baseOf(target));
+          view.set(key, [...(view.get(key) ?? []), { path: target, real, name: baseOf(target), size }]);
         }
         moved++;
       } catch (error) {
@@ -221,9 +231,11 @@ async function discard(caps: Caps, loser: Facts, tidy: TidyOptions, state: { tak
   const lrc = await caps.files.stat({ path: lyricsOf(loser.real ?? path) });
   const files = lrc ? [path, lyricsOf(path)] : [path];
   const changes: BatchChange[] = [];
+  // The host's delete or move of a track for a task carries its .lrc along: the .lrc is then gone already.
+  const stillThere = async (file: string, i: number) => i === 0 || (await caps.files.stat({ path: file })) !== null;
   if (rules.action === 'delete') {
-    for (const file of files) {
-      if (!state.dryRun) await caps.files.delete({ path: file });
+    for (const [i, file] of files.entries()) {
+      if (!state.dryRun && (await stillThere(file, i))) await caps.files.delete({ path: file });
       changes.push({ path: file, kind: 'delete', before: file, after: null });
     }
   } else {
@@ -232,7 +244,7 @@ async function discard(caps: Caps, loser: Facts, tidy: TidyOptions, state: { tak
     if (!to) throw new Error(`no free name for ${baseOf(path)} in ${folder}`);
     const targets = lrc ? [to, joinPath(dirOf(to), `${stemOf(to)}.lrc`)] : [to];
     for (const [i, file] of files.entries()) {
-      if (!state.dryRun) await caps.files.move({ from: file, to: targets[i]! });
+      if (!state.dryRun && (await stillThere(file, i))) await caps.files.move({ from: file, to: targets[i]! });
       changes.push({ path: file, kind: 'move', before: file, after: targets[i]! });
     }
   }

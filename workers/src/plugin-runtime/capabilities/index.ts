@@ -9,7 +9,7 @@ import type { Capabilities } from '../../plugin-host/index.ts';
 import type { PluginHostServices } from '../host-services.ts';
 import { filesCapability } from './files.ts';
 import { filesExtraCapability } from './files-extra.ts';
-import { taskAwareMove } from './files-task.ts';
+import { taskAwareDelete, taskAwareMove } from './files-task.ts';
 import { ffmpegCapability, fingerprintCapability } from './media-tools.ts';
 import { kvCapability, matchCapability, progressCapability, sourcesCapability, textCapability } from './services.ts';
 import { tagsCapability } from './tags.ts';
@@ -29,8 +29,9 @@ export function hostCapabilities(manifest: Manifest, host: PluginHostServices | 
   capabilities.kv = kvCapability(manifest.id, host.store);
   if (grants.files) {
     const files = { ...filesCapability(host.roots, grants.files.access), ...filesExtraCapability(host.roots, grants.files.access) };
-    // A task's audio moves are journaled (undo_task, crash settling); see files-task.ts.
+    // A task's audio moves are journaled (undo_task, crash settling) and its deletes go to the trash; files-task.ts.
     if (files.move) files.move = taskAwareMove(manifest.id, host.roots, host.journal, files.move);
+    if (files.delete) files.delete = taskAwareDelete(manifest.id, host.roots, host.journal, files.delete);
     capabilities.files = files;
   }
   if (grants.tags) capabilities.tags = tagsCapability(manifest.id, host.roots, host.journal, grants.tags.access);
