@@ -245,6 +245,23 @@ describe('stopping and pacing', () => {
     for (const item of stopped.slice(0, 5)) expect((await probeTags(item.path!)).title).toBe('Old');
   }, 60_000);
 
+  it('a task with a rate has its items run no faster (5 items at 2/s take at least 2 s on the workers)', async () => {
+    const folder = path.join(media, 'Paced');
+    await mkdir(folder, { recursive: true });
+    const files = [];
+    for (let i = 0; i < 5; i++) {
+      files.push(path.join(folder, `${i}.mp3`));
+      await makeAudio(files[i]!, { seconds: 1, tags: { title: 'Old' } });
+    }
+    const started = Date.now();
+    const task = await rt.tasks.create({
+      kind: 'action:replace-text', action: '替换文本', actor: 'admin', subject: 'tagsonic.cmd.action.item',
+      items: files.map((f) => ({ path: f, payload: { pluginId: 'replace-text', item: { key: f, paths: [f] }, options: { replace_text_list: [{ before: 'Old', after: 'New' }], modify_list: ['title'] }, dryRun: true, actor: 'admin', rate: 2 } })),
+    });
+    expect(await finished(task._id)).toMatchObject({ counts: { success: 5 } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1950);
+  }, 30_000);
+
   it('paces a task\'s items at its rate (scrape_rate 2/s: 5 starts take 2 s)', async () => {
     const gate = new RateGate();
     const started = Date.now();

@@ -29,7 +29,10 @@ export interface ActionRoute {
   route: string;
   pluginId: string;
   action: string;
-  /** The payload field of its items-per-second pace, and its default (scraping: scrape_rate 1/s). */
+  /**
+   * Where the payload gives its items-per-second pace (a dotted path: `music_info.scrape_rate`), and the default
+   * (the spec's scrape_rate 1/s, import_rate 10/s). Items of the task then start at most that often per worker.
+   */
   rate?: { field: string; default: number };
   /** The spec's V2-only actions (import collection, duplicate check, generate strm). */
   v2?: boolean;
@@ -90,7 +93,7 @@ export async function taskRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
         for (const [key, value] of Object.entries(body)) if (!SELECTION_FIELDS.has(key)) options[key] = value;
         const items = await planItems(ctx, spec.pluginId, selected, options, body.depth === 1 ? 1 : -1);
         const dryRun = body.dry_run === true;
-        const rate = spec.rate ? positiveNumber(body[spec.rate.field]) ?? spec.rate.default : null;
+        const rate = spec.rate ? positiveNumber(at(body, spec.rate.field)) ?? spec.rate.default : null;
         const task = await createActionTask(ctx, spec, request.user.username, items, { pluginId: spec.pluginId, route: spec.route, options, dryRun, rate });
         return ok({ task_id: task._id, total: task.total, dry_run: dryRun }, TASK_CREATED);
       },
@@ -113,7 +116,7 @@ export async function taskRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
       for (const [key, value] of Object.entries(body)) if (!SELECTION_FIELDS.has(key) && key !== 'plugin_id') options[key] = value;
       const items = await planItems(ctx, pluginId, selected, options, body.depth === 1 ? 1 : -1);
       const dryRun = body.dry_run === true;
-      const rate = spec.rate ? positiveNumber(body[spec.rate.field]) ?? spec.rate.default : null;
+      const rate = spec.rate ? positiveNumber(at(body, spec.rate.field)) ?? spec.rate.default : null;
       const task = await createActionTask(ctx, spec, request.user.username, items, { pluginId, route: spec.route, options, dryRun, rate });
       return ok({ task_id: task._id, total: task.total, dry_run: dryRun }, TASK_CREATED);
     },
@@ -241,6 +244,15 @@ async function createActionTask(
       payload: { pluginId: spec.pluginId, item, options: fields.options, dryRun: fields.dryRun, actor, ...(fields.rate ? { rate: fields.rate } : {}), ...(expected ? { expected } : {}) },
     })),
   });
+}
+
+/** The payload's value at a dotted path, or undefined. */
+function at(body: Record<string, JsonValue>, dotted: string): JsonValue | undefined {
+  let value: JsonValue | undefined = body;
+  for (const key of dotted.split('.')) {
+    value = value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+  }
+  return value;
 }
 
 function positiveNumber(value: JsonValue | undefined): number | null {
