@@ -1,23 +1,56 @@
 import { createRequire } from 'node:module';
 import type { RE2 } from 're2-wasm';
-import { invalid } from '../errors/errors.ts';
+import { invalid, isTagsonicError } from '../errors/errors.ts';
 
 /**
  * re2-wasm instantiates its WASM module (a 16 MiB memory) as it is loaded: loaded on the first pattern,
  * not with the server (~9 MB resident in a process that never runs one). It is CommonJS, so a
  * synchronous require keeps compileSafeRegex synchronous.
  */
+const require = createRequire(import.meta.url);
 let re2Class: typeof RE2 | undefined;
-const loadRe2 = (): typeof RE2 => (re2Class ??= (createRequire(import.meta.url)('re2-wasm') as typeof import('re2-wasm')).RE2);
+const loadRe2 = (): typeof RE2 => (re2Class ??= (require('re2-wasm') as typeof import('re2-wasm')).RE2);
 
 /**
  * Compiled patterns live in re2-wasm's fixed 16 MiB WASM heap, and nothing frees them by itself (embind's
  * automatic deletion needs `FinalizationGroup`, which Node does not have): after a few thousand distinct patterns
  * every compile failed with "Cannot enlarge memory arrays". So compiled forms are kept in a bounded LRU and freed
  * when evicted; a {@link SafeRegex} holds only its source and compiles again if its form was evicted.
+ *
+ * One pattern can also be too big on its own (`\p{L}{300}` needs more than the heap, `.{1000}` megabytes), and
+ * running out of WASM memory aborts the module for good: every later pattern failed until a restart. So an
+ * out-of-memory abort drops the module and loads a fresh one (its heap empty); the pattern is tried once more
+ * there and, if it still does not fit, refused as too large, leaving a fresh module for the next one.
  */
 const MAX_COMPILED = 256;
 const compiled = new Map<string, RE2>();
+
+const isOutOfMemory = (e: unknown) => e instanceof Error && /Cannot enlarge memory|abort\(|Aborted\(/.test(e.message);
+
+/** A fresh re2-wasm: its CommonJS files dropped from the require cache, so the next use instantiates it anew. */
+function resetRe2(): void {
+  compiled.clear(); // their memory went with the old module's heap
+  re2Class = undefined;
+  const root = require.resolve('re2-wasm').replace(/build[\\/]src[\\/]re2\.js$/, '');
+  for (const key of Object.keys(require.cache)) if (key.startsWith(root)) delete require.cache[key];
+}
+
+/** `fn` on re2-wasm, retried once on a fresh module after an out-of-memory abort (see above). */
+function withRe2<T>(fn: () => T, tooLarge: () => Error): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (!isOutOfMemory(e)) throw e;
+    resetRe2();
+    try {
+      return fn();
+    } catch (again) {
+      if (!isOutOfMemory(again)) throw again;
+      resetRe2();
+      throw tooLarge();
+    }
+  }
+}
 
 function compiledFor(source: string, flags: string): RE2 {
   const key = `${flags}/${source}`;
@@ -58,9 +91,12 @@ export function compileSafeRegex(pattern: string, options: { ignoreCase?: boolea
   if (pattern.length > MAX_PATTERN_CHARS) throw invalid('TAGSONIC_ERR_REGEX_TOO_LONG', `A regular expression is at most ${MAX_PATTERN_CHARS} characters.`);
   const source = pattern.replace(/\(\?<(?![=!])([A-Za-z_][A-Za-z0-9_]*)>/g, '(?P<$1>');
   const flags = options.ignoreCase ? 'giu' : 'gu';
+  const tooLarge = () => invalid('TAGSONIC_ERR_REGEX_INVALID',
+    `The regular expression "${pattern}" is too large to run: counted repetitions such as \\p{L}{300} need more memory than the regex engine has; use smaller counts, + or *.`);
   try {
-    compiledFor(source, flags);
+    withRe2(() => compiledFor(source, flags), tooLarge);
   } catch (e) {
+    if (isTagsonicError(e)) throw e;
     const reason = e instanceof Error ? e.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '') : String(e);
     throw invalid('TAGSONIC_ERR_REGEX_INVALID', `The regular expression "${pattern}" is not valid here (${reason}); look-arounds and back-references are not supported.`);
   }
@@ -72,9 +108,11 @@ export function compileSafeRegex(pattern: string, options: { ignoreCase?: boolea
     source: pattern,
     match(text) {
       checkInput(text);
-      const re = compiledFor(source, flags);
-      re.lastIndex = 0;
-      const m = re.exec(text);
+      const m = withRe2(() => {
+        const re = compiledFor(source, flags);
+        re.lastIndex = 0;
+        return re.exec(text);
+      }, tooLarge);
       if (!m) return null;
       const numbered = Array.from(m).slice(1).map((g) => g ?? '');
       const groups: Record<string, string> = {};
@@ -85,22 +123,26 @@ export function compileSafeRegex(pattern: string, options: { ignoreCase?: boolea
     },
     replaceAll(text, replacement) {
       checkInput(text);
-      const re = compiledFor(source, flags);
-      let count = 0;
-      re.lastIndex = 0;
-      const out = text.replace(re as unknown as RegExp, (...args: unknown[]) => {
-        count++;
-        const numbered = args.slice(1, 1 + names.length).map((g) => (typeof g === 'string' ? g : ''));
-        return replacement.replace(/\$(?:(\d{1,2})|<([A-Za-z_][A-Za-z0-9_]*)>|(\$))/g, (_m, n?: string, name?: string, dollar?: string) => {
-          if (dollar) return '$';
-          if (n !== undefined) return numbered[Number(n) - 1] ?? '';
-          const i = names.indexOf(name!);
-          return i >= 0 ? numbered[i] : '';
-        });
-      });
-      return { text: out, count };
+      return withRe2(() => replaceEvery(compiledFor(source, flags), text, replacement, names), tooLarge);
     },
   };
+}
+
+/** Every match of `re` in `text` replaced; `$1`, `$<name>` and `$$` in `replacement`. */
+function replaceEvery(re: RE2, text: string, replacement: string, names: Array<string | null>): { text: string; count: number } {
+  let count = 0;
+  re.lastIndex = 0;
+  const out = text.replace(re as unknown as RegExp, (...args: unknown[]) => {
+    count++;
+    const numbered = args.slice(1, 1 + names.length).map((g) => (typeof g === 'string' ? g : ''));
+    return replacement.replace(/\$(?:(\d{1,2})|<([A-Za-z_][A-Za-z0-9_]*)>|(\$))/g, (_m, n?: string, name?: string, dollar?: string) => {
+      if (dollar) return '$';
+      if (n !== undefined) return numbered[Number(n) - 1] ?? '';
+      const i = names.indexOf(name!);
+      return i >= 0 ? numbered[i] : '';
+    });
+  });
+  return { text: out, count };
 }
 
 /** Group names by position (null for unnamed groups), read from the pattern. */

@@ -82,6 +82,20 @@ describe('safe regexes', () => {
     expect(first.replaceAll('7 first', '$<n>!')).toEqual({ text: '7!', count: 1 });
   });
 
+  it('refuses a pattern too large for the engine and keeps working after it', () => {
+    // Before: running out of WASM memory aborted re2-wasm for good; every later pattern failed until a restart.
+    const before = compileSafeRegex('(?<a>x)y');
+    for (const big of ['\\p{L}{1000}', '\\p{L}{300}', '(?:[\\p{L}\\p{N}]{500}){2}']) {
+      expect(() => compileSafeRegex(big)).toThrow(expect.objectContaining({ code: 'TAGSONIC_ERR_REGEX_INVALID', message: expect.stringContaining('too large to run') }));
+    }
+    expect(compileSafeRegex('a(b)').match('ab')?.numbered).toEqual(['b']);
+    expect(before.replaceAll('xy xy', '$<a>')).toEqual({ text: 'x x', count: 2 });
+    expect(compileSafeRegex('.{100}').match('a'.repeat(150))).not.toBeNull();
+    // Large ones that fit one at a time but not together: the heap fills, a fresh module takes the next.
+    for (let i = 0; i < 12; i++) expect(compileSafeRegex(`(?:.{1000}|x${i})`).match(`x${i}`)).not.toBeNull();
+    expect(before.match('xy')?.groups).toEqual({ a: 'x' });
+  });
+
   it('replaces plain text literally', () => {
     expect(replaceText('a.b.c', '.', '$1')).toEqual({ text: 'a$1b$1c', count: 2 });
     expect(replaceText('abc', '', 'x')).toEqual({ text: 'abc', count: 0 });
