@@ -69,6 +69,10 @@ describe('replace-text', () => {
 
     const lookahead = runItem(file('c.mp3'), { replace_text_list: [{ before: 'a(?=b)', after: 'x' }], modify_list: ['title'], replace_mode: 'regex' });
     await expect(lookahead).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID', message: expect.stringContaining('look-arounds and back-references are not supported') });
+    // Too large for the engine's memory: refused with why, and the next pattern still runs (the worker's regex engine survives).
+    const huge = runItem(file('c.mp3'), { replace_text_list: [{ before: '\\p{L}{300}', after: 'x' }], modify_list: ['title'], replace_mode: 'regex' });
+    await expect(huge).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID', message: expect.stringContaining('too large to run') });
+    expect(await runItem(file('c.mp3'), { replace_text_list: [{ before: 'b$', after: 'c' }], modify_list: ['title'], replace_mode: 'regex' }, true)).toMatchObject({ status: 'success' });
     await expect(runItem(file('c.mp3'), { replace_text_list: [], modify_list: ['title'] })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID', message: expect.stringContaining('replace_text_list') });
     await expect(runItem(file('c.mp3'), { replace_text_list: [{ before: 'a', after: 'b' }], modify_list: ['titel'] })).rejects.toMatchObject({ message: expect.stringContaining('titel is not a tag field') });
     await expect(runItem(file('c.mp3'), { replace_text_list: [{ before: 'a', after: 'b' }], replace_mode: 'glob' })).rejects.toMatchObject({ message: expect.stringContaining('replace_mode') });
