@@ -191,6 +191,9 @@ export interface FileEntry {
  * `TAGSONIC_ERR_PLUGIN_DENIED`; a listing leaves such symlinks out). `move`, `copy`, `delete` and `removeDir`
  * need the `write` grant (with `read` they are absent); all but `removeDir` work on files, not folders. `move` and `copy` create the
  * target's folders and throw `TAGSONIC_ERR_PLUGIN_CONFLICT` when the target exists unless `overwrite` is set.
+ * In a batch action's `runItem` (a task), `move` of an audio file is journaled under the task (undoing the task
+ * moves it back, its same-name `.lrc` travels with it) and `delete` moves the file into the media folder's trash
+ * (`.tagsonic-trash/<task>/`, kept 30 days; audio files come back when the task is undone) instead of deleting it.
  *
  * @example
  * const { entries } = await caps.files.list({ path: 'Incoming' });
