@@ -245,6 +245,27 @@ describe('stopping and pacing', () => {
     for (const item of stopped.slice(0, 5)) expect((await probeTags(item.path!)).title).toBe('Old');
   }, 60_000);
 
+  it('a task\'s rate holds across workers: 7 items at 3/s on two workers take at least 2 s', async () => {
+    const second = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, plugins: { registry: rt.plugins, store: rt.store } });
+    try {
+      const folder = path.join(media, 'Paced2');
+      await mkdir(folder, { recursive: true });
+      const seed = path.join(home, 'paced-seed.mp3');
+      await makeAudio(seed, { seconds: 1, tags: { title: 'Old' } });
+      const files = Array.from({ length: 7 }, (_, i) => path.join(folder, `${i}.mp3`));
+      for (const f of files) await copyFile(seed, f);
+      const started = Date.now();
+      const task = await rt.tasks.create({
+        kind: 'action:replace-text', action: '替换文本', actor: 'admin', subject: 'tagsonic.cmd.action.item',
+        items: files.map((f) => ({ path: f, payload: { pluginId: 'replace-text', item: { key: f, paths: [f] }, options: { replace_text_list: [{ before: 'Old', after: 'New' }], modify_list: ['title'] }, dryRun: true, actor: 'admin', rate: 3 } })),
+      });
+      expect(await finished(task._id)).toMatchObject({ counts: { success: 7 } });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1950);
+    } finally {
+      await second.close();
+    }
+  }, 30_000);
+
   it('a task with a rate has its items run no faster (5 items at 2/s take at least 2 s on the workers)', async () => {
     const folder = path.join(media, 'Paced');
     await mkdir(folder, { recursive: true });

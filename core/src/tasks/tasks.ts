@@ -289,6 +289,17 @@ export class Tasks {
     return counts;
   }
 
+  /**
+   * The next start slot of a paced task, across every process: slot n (from 0) may start no earlier than
+   * `createdAt + n / rate`, so however many workers share the task it never runs faster than its rate on average.
+   */
+  async takeSlot(taskId: string, rate: number): Promise<number> {
+    const task = await this.tasks.findOneAndUpdate({ _id: taskId }, { $inc: { rateSlots: 1 } }, { returnDocument: 'after' });
+    if (!task) return Date.now();
+    const slot = Number(task.rateSlots ?? 1) - 1;
+    return new Date(task.createdAt).getTime() + (slot * 1000) / rate;
+  }
+
   /** Sets a field of a task that is still null (or absent), once: false when it was set already. */
   async setOnce(taskId: string, field: string, value: unknown): Promise<boolean> {
     const res = await this.tasks.updateOne({ _id: taskId, [field]: null }, { $set: { [field]: value } });

@@ -35,7 +35,7 @@ export interface ActionItemCommand {
   dryRun: boolean;
   /** The user who started the task. */
   actor: string;
-  /** Items per second for this task across this worker (scrape_rate, import_rate); absent: no pacing. */
+  /** Items per second for this task, across all workers (scrape_rate, import_rate); absent: no pacing. */
   rate?: number;
   /**
    * An applied dry run: the changes the preview showed for this item. The item is first run dry again and
@@ -61,7 +61,12 @@ export function actionItemHandler(deps: ActionItemDeps) {
     const cmd = delivery.payload;
     const item = await deps.tasks.startItem(cmd.itemId);
     if (!item) return;
-    if (typeof cmd.rate === 'number' && cmd.rate > 0) await gate.wait(cmd.taskId, cmd.rate);
+    if (typeof cmd.rate === 'number' && cmd.rate > 0) {
+      // The task's slot across all workers (its average rate), then this worker's own spacing (no bursts after a stall).
+      const due = await deps.tasks.takeSlot(cmd.taskId, cmd.rate);
+      if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+      await gate.wait(cmd.taskId, cmd.rate);
+    }
     let result: BatchItemResult;
     try {
       const run = async (dryRun: boolean) => checkResult((await deps.pool.invokeAction(cmd.pluginId, 'runItem', { item: cmd.item, options: cmd.options, dryRun, taskId: cmd.taskId }, {

@@ -1,7 +1,8 @@
 /**
  * Paces a task's items on this worker: at most `rate` items start per second per task (the spec's scrape_rate,
- * default 1/s, and import_rate, 10/s), so a scraping task does not hammer a source however many items are
- * queued. Each task has its own schedule; a task not seen for a minute is forgotten.
+ * default 1/s, and import_rate, 10/s). The task's store slots (Tasks.takeSlot) hold the rate across workers;
+ * this gate keeps one worker from starting a burst of late slots at once after a stall. Each task has its own
+ * schedule; a task not seen for a minute is forgotten.
  */
 const FORGET_AFTER_MS = 60_000;
 
