@@ -5,7 +5,7 @@
  * - Regular expressions written by users must run in linear time: the sandbox only has V8's backtracking
  *   engine, where `(a|aa)+$` hangs the item for its whole time limit. These run on core's RE2
  *   (`compileSafeRegex`), the engine `/apimt/preview_regex/` uses, so a batch does exactly what its preview
- *   showed. Compiled patterns are cached (a task runs the same few rules on thousands of items).
+ *   showed; core keeps the compiled forms (a task runs the same few rules on thousands of items).
  * - A sandbox has no `TextDecoder`, and the tables of GBK, Big5 and Shift-JIS are megabytes: decoding uses
  *   Node's (ICU), on a fixed list of encodings.
  */
@@ -20,20 +20,8 @@ const MAX_DECODE_BYTES = 1024 * 1024;
 const MAX_RULES = 50;
 const MAX_REPLACEMENT_CHARS = 1000;
 
-/** Compiled patterns by flags + source; bounded, the oldest evicted first. */
-const CACHE_SIZE = 200;
-const compiled = new Map<string, SafeRegex>();
-
-function regex(pattern: string, ignoreCase: boolean): SafeRegex {
-  const key = `${ignoreCase ? 'i' : '-'}${pattern}`;
-  let re = compiled.get(key);
-  if (!re) {
-    re = asInvalid(() => compileSafeRegex(pattern, { ignoreCase }));
-    if (compiled.size >= CACHE_SIZE) compiled.delete(compiled.keys().next().value!);
-    compiled.set(key, re);
-  }
-  return re;
-}
+/** A user pattern on core's RE2 (which keeps compiled forms in a bounded cache of its own). */
+const regex = (pattern: string, ignoreCase: boolean): SafeRegex => asInvalid(() => compileSafeRegex(pattern, { ignoreCase }));
 
 /**
  * Core's regex refusals (`TAGSONIC_ERR_REGEX_*`: empty, too long, not RE2, input too long) in the SDK's word,
