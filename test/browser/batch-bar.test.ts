@@ -6,7 +6,7 @@
  * with the server's message. Screenshots (light/dark, desktop/narrow) go to test/browser/screenshots/batch-*.png.
  */
 import { execFile } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { access, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -334,6 +334,44 @@ describe('batch side bar', () => {
     await notice('创建成功！').waitFor();
     await page.getByTestId('dry-run').waitFor({ state: 'detached' });
     for (const h of hits) await expect.poll(() => titleOf(h), { timeout: 30_000 }).toBe(h.tags!.title!.replaceAll(word, '午夜'));
+  }, 90_000);
+
+  it('tidy with preview on the real server: the dry run lists each track’s move, nothing moves until 应用, then the files are where it said', async () => {
+    // Another album than the one the other tests use: this one leaves its folder.
+    const first = albumFolder();
+    const byDir = new Map<string, string[]>();
+    for (const f of home.library.files) {
+      if (f.kind !== 'audio' || !f.tags?.artist || !f.tags?.album) continue;
+      const dir = path.join(home.library.root, path.posix.dirname(f.path));
+      if (dir !== path.join(first.parent, first.name)) byDir.set(dir, [...(byDir.get(dir) ?? []), path.join(home.library.root, f.path)]);
+    }
+    const [dir, tracks] = [...byDir].find(([, t]) => t.length >= 2)!;
+    const root = path.join(home.media, 'tidied');
+    await goToFolder(path.dirname(dir));
+    await box(path.basename(dir)).click();
+    await open('tidy');
+    await form('tidy').locator('#ts-tidy-root').fill(root);
+    await page.locator('.bp6-overlay-open [data-testid="batch-preview"]').click();
+    const table = page.getByTestId('dry-run-table');
+    await table.waitFor();
+    await expect.poll(() => page.getByTestId('dry-run-progress').textContent(), { timeout: 30_000 }).toMatch(/已检查 (\d+) \/ \1 项/);
+    await settled(page);
+    await page.screenshot({ path: '/tmp/shots-batch-ui/tidy-dry-run.png' });
+    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.getAttribute('title') ?? td.textContent ?? '')));
+    const moves = new Map(rows.filter((r) => r[1] === '移动').map((r) => [r[2], r[3]]));
+    for (const t of tracks) {
+      expect(moves.get(t), t).toBeDefined();
+      expect(moves.get(t)!.startsWith(`${root}/`)).toBe(true);
+      await access(t);
+    }
+    await page.getByTestId('dry-run-apply').click();
+    await notice('创建成功！').waitFor();
+    for (const t of tracks) {
+      await expect.poll(() => access(moves.get(t)!).then(() => true, () => false), { timeout: 30_000 }).toBe(true);
+      await expect(access(t)).rejects.toThrow();
+    }
+    // Applying closed the dialog and the drawer.
+    await form('tidy').waitFor({ state: 'detached' });
   }, 90_000);
 
   it('批量设置 saves the scanning settings in the browser and says a reload applies them', async () => {
