@@ -419,6 +419,15 @@ describe('batch side bar', () => {
     await form('strm').waitFor({ state: 'detached' });
     expect(last()).toEqual({ route: 'generate_strm', body: { ...sel, is_sign: false, save_dir: '/strm' } });
     await page.unrouteAll({ behavior: 'wait' });
+
+    // And a duplicate check on the real server: the task is created and the notice links to the log.
+    const created = page.waitForResponse('**/apimt/check_file_duplicates/');
+    await open('duplicate');
+    await submit().click();
+    const answer = (await (await created).json()) as { result: boolean; data: { task_id: string } };
+    expect(answer.result).toBe(true);
+    expect(answer.data.task_id).toBeTruthy();
+    await form('duplicate').waitFor({ state: 'detached' });
   }, 90_000);
 
   it('English: the bar and a drawer speak English', async () => {
