@@ -6,7 +6,7 @@
  * plainly that the server has no process-log route, and the feedback dialog refuses a reason under 20
  * characters without sending it. Screenshots light and dark, desktop and narrow, go to /tmp/shots-log-ui/.
  */
-import { mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -72,6 +72,12 @@ beforeAll(async () => {
     await makeAudio(file, { seconds: 1, freq: 300 + i * 10, tags: { title: original(i), artist: 'Log Tester', album: 'Report Album' } });
     files.push(file);
   }
+  const dups = path.join(home.media, 'dups');
+  await mkdir(dups);
+  await makeAudio(path.join(dups, 'one.mp3'), { seconds: 1, freq: 500, tags: { title: 'One' } });
+  await copyFile(path.join(dups, 'one.mp3'), path.join(dups, 'one (1).mp3'));
+  await makeAudio(path.join(dups, 'two.mp3'), { seconds: 1, freq: 700, tags: { title: 'Two' } });
+  await copyFile(path.join(dups, 'two.mp3'), path.join(dups, 'two (2).mp3'));
   server = await startServer(home.home, PASSWORD);
   browser = await launchBrowser();
   context = await newContext(browser);
@@ -82,6 +88,8 @@ beforeAll(async () => {
   await page.fill('#ts-password', PASSWORD);
   await page.press('#ts-password', 'Enter');
   await page.waitForURL(`${server.base}/`);
+  // The duplicate check is V2 (spec doc 1 §2): the administrator gives the account V2.
+  expect((await api(page, 'POST', '/apimt/admin/users/admin/role/', { role: 'V2' })).result).toBe(true);
 }, 240_000);
 
 afterEach(async (ctx) => {
@@ -222,13 +230,57 @@ describe('operation log and task report', () => {
     await shots('09-stopped-report', '[data-section="fail"] tbody tr');
   }, 120_000);
 
-  it('filters by action: the request names the action and an empty filter says so', async () => {
+  it('shows a duplicate check as its duplicate detail, deletes one file and deletes by rules', async () => {
+    const dups = path.join(home.media, 'dups');
+    const created = await api(page, 'POST', '/apimt/check_file_duplicates/', { file_full_path: home.media, select_data: [{ icon: 'folder', name: 'dups', title: 'dups' }] });
+    expect(created.result, created.message).toBe(true);
+    await page.goto(`${server.base}/log_detail/${String(created.data.task_id)}/`);
+    await waitForStatus('success');
+    const hash = page.locator('[data-section="dup-hash"]');
+    const byName = page.locator('[data-section="dup-name"]');
+    await hash.waitFor();
+    expect(await hash.getByTestId('section-count').textContent()).toBe('2');
+    expect(await byName.getByTestId('section-count').textContent()).toBe('2');
+    expect(await page.locator('[data-section="success"]').count()).toBe(0);
+    await shots('10-duplicate-report', '[data-section="dup-hash"] tbody tr');
+
+    // One file: asked first, then a delete task of its own; the file leaves the folder.
+    await hash.locator('[data-file$="/one (1).mp3"]').first().getByTestId('delete-file').click();
+    expect(await page.getByTestId('confirm-text').textContent()).toBe('确认要删除文件？');
+    await page.locator('.bp6-alert').getByRole('button', { name: '删除' }).click();
+    await notice(page, '创建成功！').waitFor();
+    await hash.locator('[data-file$="/one (1).mp3"]').first().getByText('已提交删除').waitFor();
+    await expect.poll(() => readdir(dups), { timeout: 30_000 }).not.toContain('one (1).mp3');
+
+    // By rules (the spec's defaults: the longer name goes): the delete task's report opens.
+    await byName.getByTestId('rule-delete').click();
+    await page.locator('.ts-rules-dialog').waitFor();
+    await page.waitForTimeout(500); // the dialog's opening transition
+    await shot('11-rules-dialog-light');
+    await page.getByTestId('rules-submit').click();
+    await notice(page, '创建成功！').waitFor();
+    await page.waitForURL((u) => !u.pathname.includes(String(created.data.task_id)));
+    await page.locator('[data-testid="log-detail"]:not([data-status="running"])').waitFor({ timeout: 60_000 });
+    expect(await page.locator('.ts-report-name h3').textContent()).toBe('删除文件');
+    await expect.poll(async () => (await readdir(dups)).sort(), { timeout: 30_000 }).toEqual(['one.mp3', 'two.mp3']);
+    // The check's report lists what was deleted from it.
+    await page.goto(`${server.base}/log_detail/${String(created.data.task_id)}/`);
+    await page.locator('[data-section="delete"]').waitFor();
+    expect(await page.locator('[data-section="delete"]').getByTestId('section-count').textContent()).toBe('2');
+    await hash.locator('[data-file$="/two (2).mp3"]').first().getByText('已删除').waitFor();
+    expect(await page.getByTestId('undo-task').count()).toBe(0);
+    await shots('12-duplicate-report-after-deletes', '[data-section="delete"] tbody tr');
+  }, 120_000);
+
+  it('filters by action: the request names the action, only its entries show, an empty filter says so', async () => {
     await page.goto(`${server.base}/log`);
     await page.locator('[data-testid="audit-table"]').waitFor();
     const asked = page.waitForRequest((r) => r.url().includes('/apimt/audit_log/') && new URL(r.url()).searchParams.get('action') === '重复检查');
     await page.locator('[data-filter="duplicate"]').click();
     const request = await asked;
     expect(new URL(request.url()).searchParams.get('page_size')).toBe('50');
+    await expect.poll(async () => [...new Set(await page.locator('[data-testid="audit-table"] tbody tr td:nth-child(4)').allTextContents())]).toEqual(['重复检查']);
+    await page.locator('[data-filter="background"]').click();
     await page.getByText('还没有操作记录').waitFor();
     await page.locator('[data-filter="all"]').click();
     await page.locator('[data-testid="audit-table"]').waitFor();

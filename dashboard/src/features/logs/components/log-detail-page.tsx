@@ -7,6 +7,7 @@ import { useFormatDateTime } from '../../../lib/dates.ts';
 import { useLang, useT } from '../../../lib/i18n.ts';
 import { serverMessage } from '../../../lib/server-messages.ts';
 import { applyTask } from '../api/apply-task.ts';
+import { deleteFiles } from '../api/delete-files.ts';
 import { finishItem } from '../api/finish-item.ts';
 import { getAuditLogDetail } from '../api/get-audit-log-detail.ts';
 import { stopItem } from '../api/stop-item.ts';
@@ -17,6 +18,8 @@ import { useTaskProgress } from '../hooks/use-task-progress.ts';
 import { STATUS_INTENT, statusText } from '../lib/operation-log.ts';
 import { formatEta, formatRate } from '../lib/progress.ts';
 import { DETAIL_POLL_MS, formatRunTime, isFinal, sectionsOf, statCards } from '../lib/report.ts';
+import { DUPLICATE_TASK_KIND } from '../lib/duplicates.ts';
+import { DuplicateReport } from './duplicate-report.tsx';
 import { ReportSection } from './report-section.tsx';
 import './logs.css';
 
@@ -36,6 +39,7 @@ export function LogDetailPage({ id }: { id: string }) {
   const [detail, setDetail] = useState<LogDetail | null>(null);
   const [failed, setFailed] = useState(false);
   const [confirmUndo, setConfirmUndo] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState<{ rows: DetailRow[]; all: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   const [version, setVersion] = useState(0);
   const refresh = useCallback(() => setVersion((k) => k + 1), []);
@@ -97,7 +101,10 @@ export function LogDetailPage({ id }: { id: string }) {
     );
   }
 
-  const sections = sectionsOf(detail);
+  // A duplicate check's items are sets of candidates: its report is the duplicate-check detail instead of
+  // their success/skip lists (the files deleted from it are its delete list, as for any report).
+  const isDuplicateCheck = detail.kind === DUPLICATE_TASK_KIND;
+  const sections = sectionsOf(detail).filter((s) => !isDuplicateCheck || (s.key !== 'success' && s.key !== 'skip'));
   // The live figures win while they are newer than the last fetch (events arrive between the 3 s polls).
   const fetched = detail.progress ?? { done: detail.static?.complete_count ?? 0, total: detail.static?.total_count ?? 0, items_per_sec: null, eta_sec: null };
   const useLive = live !== null && live.done >= fetched.done;
@@ -108,7 +115,8 @@ export function LogDetailPage({ id }: { id: string }) {
   const percent = total ? Math.min(100, (done / total) * 100) : running ? 0 : 100;
   const canApply = detail.dry_run && !running && !detail.applied_task_id && (detail.static?.success_count ?? 0) > 0;
   // Only successful items changed files: a task where nothing succeeded has nothing to put back.
-  const canUndo = !running && !detail.dry_run && !detail.undone && (detail.static?.success_count ?? 0) > 0;
+  // A duplicate check reads only (its deletes are tasks of their own, undone from their reports).
+  const canUndo = !running && !detail.dry_run && !detail.undone && (detail.static?.success_count ?? 0) > 0 && detail.kind !== DUPLICATE_TASK_KIND;
 
   const apply = () =>
     void act(async () => {
@@ -204,8 +212,11 @@ export function LogDetailPage({ id }: { id: string }) {
         ))}
       </div>
 
+      {isDuplicateCheck && !running ? <DuplicateReport id={detail.id} version={Number(detail.delete_count ?? 0)} /> : null}
       {sections.length === 0 ? (
-        <Callout icon="info-sign">{running ? t('任务正在排队，稍后刷新。') : t('这个任务没有需要列出的文件。')}</Callout>
+        isDuplicateCheck && !running ? null : (
+          <Callout icon="info-sign">{running ? t('任务正在排队，稍后刷新。') : t('这个任务没有需要列出的文件。')}</Callout>
+        )
       ) : (
         <div className="ts-report-sections">
           {sections.map((s) => (
@@ -217,13 +228,33 @@ export function LogDetailPage({ id }: { id: string }) {
                 reasonText,
                 loadPage,
                 stop: running ? (row) => void act(() => stopItem(row.id)) : undefined,
-                finish: (row) => void act(() => finishItem(row.id)),
+                finish: (row) => void act(() => finishItem(detail.id, row.id)),
+                remove: (row) => setConfirmDelete({ rows: [row], all: false }),
+                removeAll: (rows) => setConfirmDelete({ rows, all: true }),
               }}
             />
           ))}
         </div>
       )}
 
+      <Alert
+        isOpen={confirmDelete !== null}
+        intent="danger"
+        icon="trash"
+        confirmButtonText={t('删除')}
+        cancelButtonText={t('取消')}
+        onCancel={() => setConfirmDelete(null)}
+        onConfirm={() => {
+          const c = confirmDelete!;
+          setConfirmDelete(null);
+          void act(() =>
+            c.all ? deleteFiles({ logId: detail.id, mode: 'fail' }) : deleteFiles({ logId: detail.id, mode: 'single', paths: [c.rows[0].path], detailId: c.rows[0].id }),
+          );
+        }}
+      >
+        <p data-testid="confirm-delete-text">{t('确认要删除文件？')}</p>
+        <p className="ts-small ts-muted">{confirmDelete?.all ? t('全部失败的文件（{n} 个）', { n: Number(detail.fail_count ?? 0) }) : confirmDelete?.rows[0]?.path}</p>
+      </Alert>
       <Alert
         isOpen={confirmUndo}
         intent="warning"

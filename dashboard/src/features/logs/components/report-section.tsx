@@ -10,6 +10,10 @@ export interface RowActions {
   stop?: (row: DetailRow) => void;
   /** missing sections: mark the item done. */
   finish?: (row: DetailRow) => void;
+  /** failed: delete one file (asks first). */
+  remove?: (row: DetailRow) => void;
+  /** failed: delete every failed file (asks first). */
+  removeAll?: (rows: DetailRow[]) => void;
   /** The failure's reason in the interface language. */
   reasonText: (row: DetailRow) => string;
   /** Rows of page `page` (2 and later; page 1 came with the report). */
@@ -24,7 +28,10 @@ const MISSING = new Set(['miss_tag', 'miss_artist', 'miss_album', 'miss_artist_a
 /** The file name of a path (the report's rows carry both; older rows only the path). */
 const fileName = (row: DetailRow) => row.name || row.path.split(/[\\/]/).pop() || row.path;
 
-/** What changed in a file: `field: before → after` per change (a move shows the new path). */
+/**
+ * What changed in a file: `field before → after` for a tag, `移动 → new path` for a move or copy (the row
+ * shows the old one), just `删除` for a delete.
+ */
 function Changes({ row }: { row: DetailRow }) {
   const t = useT();
   if (!row.changes?.length) return null;
@@ -32,9 +39,23 @@ function Changes({ row }: { row: DetailRow }) {
     <ul className="ts-report-changes">
       {row.changes.map((c, i) => (
         <li key={i} data-kind={c.kind}>
-          <span className="ts-muted">{c.kind === 'tags' ? c.field : t(KIND_LABEL[c.kind] ?? c.kind)}</span> <s className="ts-report-before">{c.before ?? '∅'}</s>
-          {' → '}
-          <span className="ts-report-after">{c.after ?? '∅'}</span>
+          {c.kind === 'tags' ? (
+            <>
+              <span className="ts-muted">{c.field}</span> <s className="ts-report-before">{c.before ?? '∅'}</s>
+              {' → '}
+              <span className="ts-report-after">{c.after ?? '∅'}</span>
+            </>
+          ) : (
+            <>
+              <span className="ts-muted">{t(KIND_LABEL[c.kind] ?? c.kind)}</span>
+              {c.after && c.kind !== 'delete' ? (
+                <>
+                  {' → '}
+                  <span className="ts-report-after">{c.after}</span>
+                </>
+              ) : null}
+            </>
+          )}
         </li>
       ))}
     </ul>
@@ -83,12 +104,12 @@ export function ReportSection({ section, actions, version }: { section: ReportSe
   }, [key, page, version]);
 
   const rows = page === 1 ? section.rows : loaded?.page === page ? loaded.rows : [];
-  const showReason = key === 'fail' || key === 'skip' || key === 'delete' || MISSING.has(key);
+  const showReason = (key === 'fail' || key === 'skip' || key === 'delete' || MISSING.has(key)) && rows.some((r) => actions.reasonText(r));
   const showChanges = rows.some((r) => r.changes?.length);
   // A tag column nobody on this page has (a rename, a text fix of titles only) would only take room.
   const shows = (field: 'title' | 'artist' | 'album') => key === 'mode_success' || rows.some((r) => r[field]);
   const [showTitle, showArtist, showAlbum] = [shows('title'), shows('artist'), shows('album')];
-  const hasActions = (key === 'running' && !!actions.stop) || (MISSING.has(key) && !!actions.finish);
+  const hasActions = (key === 'running' && !!actions.stop) || (MISSING.has(key) && !!actions.finish) || (key === 'fail' && !!actions.remove);
 
   return (
     <Section
@@ -102,6 +123,11 @@ export function ReportSection({ section, actions, version }: { section: ReportSe
             {section.count}
           </Tag>
         </span>
+      }
+      rightElement={
+        key === 'fail' && actions.removeAll ? (
+          <Button small intent="danger" icon="trash" text={t('全部删除')} data-testid="delete-all-failed" onClick={() => actions.removeAll!(section.rows)} />
+        ) : undefined
       }
     >
       <SectionCard padded={false}>
@@ -160,6 +186,7 @@ export function ReportSection({ section, actions, version }: { section: ReportSe
                         <Button small minimal intent="warning" icon="stop" text={t('停止')} data-testid="stop-item" onClick={() => actions.stop!(row)} />
                       ) : null}
                       {MISSING.has(key) && actions.finish ? <Button small minimal icon="tick" text={t('完成')} data-testid="finish-item" onClick={() => actions.finish!(row)} /> : null}
+                      {key === 'fail' && actions.remove ? <Button small minimal intent="danger" icon="trash" text={t('删除')} data-testid="delete-item" onClick={() => actions.remove!(row)} /> : null}
                     </td>
                   ) : null}
                 </tr>

@@ -14,10 +14,14 @@ export const ACTION_FILTERS: { key: string; label: string; action?: string }[] =
   { key: 'null-folder', label: '删除空文件夹', action: '删除空文件夹' },
 ];
 
-/** Actions whose entries link to a task report (/log_detail/{id}/). */
+/**
+ * Actions whose entries link to a task report (/log_detail/{id}/): the spec's list, plus this engine's
+ * sim/trad conversion and the deletes made from a report (their report is where they are undone).
+ */
 export const ACTIONS_WITH_REPORT = new Set([
   '导入收藏', '自动刮削', '后台刮削', '重复检查', '手动修改', '整理文件夹', '刮削艺术家', '删除空文件夹',
   '拆分文本', '替换文本', '格式转换', '切割音轨', '乱码修复', '回放增益', '生成strm文件', '删除收藏',
+  '简繁转换', '删除文件',
 ]);
 
 /**
