@@ -5,25 +5,15 @@ import { Dialog, DialogBody, DialogFooter } from '../../../components/ui/overlay
 import { useT } from '../../../lib/i18n.ts';
 import { applyTask } from '../api/apply-task.ts';
 import { createBatchTask } from '../api/create-batch-task.ts';
-import { DRY_RUN_ROWS, getDryRun, type BatchChange, type DryRunState } from '../api/get-dry-run.ts';
+import { DRY_RUN_ROWS, getDryRun, type DryRunState } from '../api/get-dry-run.ts';
 import { actionInfo, type ActionId } from '../lib/actions.ts';
+import { commonFolder, isPath, shownValue } from '../lib/change-paths.ts';
 import { label } from '../lib/labels.ts';
 import { useBatchStore } from '../stores/batch-store.ts';
 
 /** Rows shown; the rest are counted (the applying task still applies all of them). */
 const SHOWN = 1000;
 const POLL_MS = 1000;
-
-/** Moves and copies are shown below the folder all their paths share (the full path is the cell's tooltip). */
-const isPath = (c: BatchChange): boolean => c.kind === 'move' || c.kind === 'copy' || c.kind === 'delete';
-function commonFolder(paths: string[]): string {
-  if (paths.length === 0) return '';
-  let prefix = paths[0]!.slice(0, paths[0]!.lastIndexOf('/') + 1);
-  for (const p of paths) while (prefix && !p.startsWith(prefix)) prefix = prefix.slice(0, prefix.lastIndexOf('/', prefix.length - 2) + 1);
-  return prefix;
-}
-const shown = (c: BatchChange, value: string | null, common: string): string =>
-  value === null ? '—' : isPath(c) && common.length > 1 && value.startsWith(common) ? `…/${value.slice(common.length)}` : value;
 
 const KIND_LABELS: Record<string, string> = { tags: '标签', move: '移动', copy: '复制', delete: '删除', create: '新建', convert: '转换' };
 
@@ -125,10 +115,10 @@ export function DryRunDialog({ request, onClose, onApplied }: { request: { actio
                       <Tag minimal>{c.kind === 'tags' && c.field ? t(label(c.field)) : t(KIND_LABELS[c.kind] ?? c.kind)}</Tag>
                     </td>
                     <td className="ts-batch-before" title={isPath(c) ? (c.before ?? undefined) : undefined}>
-                      {shown(c, c.before, common)}
+                      {shownValue(c, c.before, common)}
                     </td>
                     <td className="ts-batch-after" title={isPath(c) ? (c.after ?? undefined) : undefined}>
-                      {shown(c, c.after, common)}
+                      {shownValue(c, c.after, common)}
                     </td>
                   </tr>
                 ))}
