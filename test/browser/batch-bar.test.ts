@@ -469,6 +469,8 @@ describe('batch side bar', () => {
     await input.fill(parent);
     await input.press('Enter');
     await p.locator(`[data-testid="file-tree"] li[data-name="${name}"] [role="checkbox"]`).click();
+    await p.getByTestId('batch-toggle').waitFor();
+    await p.screenshot({ path: '/tmp/shots-batch-ui/ticked-light-narrow.png' });
     await p.getByTestId('batch-toggle').click();
     await p.getByTestId('batch-bar').waitFor();
     await settled(p);
