@@ -552,6 +552,7 @@ export const EN: Record<string, string> = {
   转换: 'Convert',
   '已检查 {done} / {total} 项，{n} 项将有变更': '{done} of {total} checked; {n} would change',
   '（{n} 项失败，应用时同样会失败）': '({n} failed and would fail when applied too)',
+  '（{rate} 项/秒，约剩 {eta} 秒）': '({rate} items/s, about {eta} s left)',
   '只列出前 {n} 处变更；应用时全部生效。': 'Only the first {n} changes are listed; applying makes all of them.',
   没有需要变更的内容: 'Nothing would change',
   变更: 'Change',

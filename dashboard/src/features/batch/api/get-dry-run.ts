@@ -15,6 +15,9 @@ export interface DryRunState {
   status: string;
   done: number;
   total: number;
+  /** While it runs: items per second and seconds left. */
+  itemsPerSec: number;
+  etaSec: number;
   /** Items that would change something, and those that failed (a dry run's failure is the real run's too). */
   changedItems: number;
   failedItems: number;
@@ -30,7 +33,7 @@ interface DetailRow {
 }
 interface Detail {
   status: string;
-  progress: { done: number; total: number };
+  progress: { done: number; total: number; items_per_sec?: number; eta_sec?: number };
   static: { fail_count: number };
   success: DetailRow[];
   success_count: number;
@@ -51,6 +54,8 @@ export async function getDryRun(taskId: string | number, signal?: AbortSignal): 
     status: d.status,
     done: d.progress.done,
     total: d.progress.total,
+    itemsPerSec: d.progress.items_per_sec ?? 0,
+    etaSec: d.progress.eta_sec ?? 0,
     changedItems: d.success_count,
     failedItems: d.static.fail_count,
     changes: d.success.flatMap((r) => r.changes ?? []),

@@ -88,7 +88,13 @@ export function DryRunDialog({ request, onClose, onApplied }: { request: { actio
           <p className="ts-muted" data-testid="dry-run-progress">
             {t('已检查 {done} / {total} 项，{n} 项将有变更', { done: result.done, total: result.total, n: result.changedItems })}
             {result.failedItems > 0 ? <span className="ts-batch-failed"> {t('（{n} 项失败，应用时同样会失败）', { n: result.failedItems })}</span> : null}
+            {running && result.itemsPerSec > 0 ? <span> {t('（{rate} 项/秒，约剩 {eta} 秒）', { rate: result.itemsPerSec.toFixed(1), eta: Math.ceil(result.etaSec) })}</span> : null}
           </p>
+        ) : null}
+        {result && running ? (
+          <div className="ts-batch-progress" role="progressbar" aria-valuemin={0} aria-valuemax={result.total} aria-valuenow={result.done}>
+            <div style={{ width: `${result.total ? (100 * result.done) / result.total : 0}%` }} />
+          </div>
         ) : null}
         {failed ? (
           <NonIdealState icon="error" title={t('预览失败！')} />
