@@ -287,6 +287,58 @@ describe('operation log and task report', () => {
   });
 });
 
+describe('operation log pages', () => {
+  it('pages 50 entries at a time with previous, next and a page jump', async () => {
+    // Enough dry runs (one file each) for a second page.
+    const before = Number((await api(page, 'GET', '/apimt/audit_log/?page=1&page_size=50')).data.count);
+    for (let i = before; i <= 50; i++) {
+      const r = await api(page, 'POST', '/apimt/replace_text/', { select_data: [files[0]], replace_text_list: [{ before: 'Song', after: 'Track' }], modify_list: ['title'], replace_mode: 'text', dry_run: true });
+      expect(r.result, r.message).toBe(true);
+    }
+    const count = Number((await api(page, 'GET', '/apimt/audit_log/?page=1&page_size=50')).data.count);
+    expect(count).toBeGreaterThan(50);
+    await page.goto(`${server.base}/log`);
+    const rows = page.locator('[data-testid="audit-table"] tbody tr');
+    await expect.poll(() => rows.count()).toBe(50);
+    expect(await page.getByTestId('audit-page-label').textContent()).toBe(`第 1 / 2 页，共 ${count} 条`);
+    const next = page.getByTestId('audit-pager').getByRole('button', { name: '下一页' });
+    const previous = page.getByTestId('audit-pager').getByRole('button', { name: '上一页' });
+    expect(await previous.isDisabled()).toBe(true);
+    await next.click();
+    await expect.poll(() => rows.count()).toBe(count - 50);
+    expect(await next.isDisabled()).toBe(true);
+    await previous.click();
+    await expect.poll(() => rows.count()).toBe(50);
+    // The jump takes a page number; one past the last goes to the last, below 1 to the first.
+    const jump = page.getByRole('spinbutton', { name: '跳转到页码' });
+    await jump.fill('9');
+    await jump.press('Enter');
+    await expect.poll(() => page.getByTestId('audit-page-label').textContent()).toBe(`第 2 / 2 页，共 ${count} 条`);
+    expect(await jump.inputValue()).toBe('2');
+    await jump.fill('0');
+    await jump.press('Enter');
+    await expect.poll(() => page.getByTestId('audit-page-label').textContent()).toBe(`第 1 / 2 页，共 ${count} 条`);
+  }, 120_000);
+
+  it('speaks English when the interface does', async () => {
+    await page.evaluate(() => localStorage.setItem('lang', 'en'));
+    try {
+      await page.goto(`${server.base}/log`);
+      await page.locator('[data-testid="audit-table"]').waitFor();
+      expect(await page.locator('[data-filter="duplicate"]').textContent()).toBe('Duplicate check');
+      expect(await page.getByTestId('audit-page-label').textContent()).toMatch(/^Page 1 of 2, \d+ entries$/);
+      await shot('13-operation-log-en-light');
+      const id = await page.locator('[data-testid="audit-table"] tbody tr[data-status="success"]').first().getAttribute('data-audit-id');
+      await page.goto(`${server.base}/log_detail/${id}/`);
+      await page.getByTestId('report-stats').waitFor();
+      expect(await page.locator('[data-stat="complete"] .ts-small').textContent()).toBe('Completed');
+      await shot('14-report-en-light');
+    } finally {
+      await page.evaluate(() => localStorage.setItem('lang', 'zh-CN'));
+    }
+  });
+});
+
 describe('runtime log', () => {
   it('polls, says the server has no process-log route, and refuses feedback under 20 characters', async () => {
     await page.goto(`${server.base}/log`);

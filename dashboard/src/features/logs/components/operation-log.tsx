@@ -38,11 +38,11 @@ export function OperationLog() {
     setPage(1);
     setData(null);
   };
+  // The box then shows the page actually shown (a number past the last page is the last page).
   const jump = () => {
     const target = data ? jumpTarget(typed, data.count) : null;
-    if (target === null) setTyped(String(page));
-    else if (target !== page) setPage(target);
-    else setTyped(String(page));
+    if (target !== null && target !== page) setPage(target);
+    setTyped(String(target ?? page));
   };
 
   return (
