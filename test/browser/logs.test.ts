@@ -228,6 +228,10 @@ describe('operation log and task report', () => {
     await page.locator('[data-section="running"]').waitFor({ state: 'detached', timeout: 60_000 });
     expect(Number(await stopped.getByTestId('section-count').textContent())).toBeGreaterThan(BIG / 2);
     await shots('09-stopped-report', '[data-section="fail"] tbody tr');
+    // A failed row opens its folder in the file screen, where the file can be edited.
+    await failed.locator('tbody tr').first().getByTestId('edit-in-folder').click();
+    await page.waitForURL(`${server.base}/`);
+    await page.getByText('track 00001.mp3').first().waitFor();
   }, 120_000);
 
   it('shows a duplicate check as its duplicate detail, deletes one file and deletes by rules', async () => {

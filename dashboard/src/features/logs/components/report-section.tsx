@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
 import { Button, ButtonGroup } from '../../../components/ui/button.tsx';
 import { HTMLTable, Section, SectionCard, Tag } from '../../../components/ui/display.tsx';
 import { useT } from '../../../lib/i18n.ts';
@@ -24,6 +25,10 @@ export interface RowActions {
 const KIND_LABEL: Record<string, string> = { move: '移动', copy: '复制', delete: '删除', create: '创建', convert: '转换' };
 
 const MISSING = new Set(['miss_tag', 'miss_artist', 'miss_album', 'miss_artist_album']);
+
+/** Rows a person goes on to fix by hand: the file's folder opens in the file screen (`/?path=`), where its editor is. */
+const EDITABLE = new Set(['miss_tag', 'miss_artist', 'miss_album', 'miss_artist_album', 'fail', 'mode_success']);
+const folderOf = (p: string) => p.slice(0, Math.max(1, p.lastIndexOf('/')));
 
 /** The file name of a path (the report's rows carry both; older rows only the path). */
 const fileName = (row: DetailRow) => row.name || row.path.split(/[\\/]/).pop() || row.path;
@@ -109,7 +114,7 @@ export function ReportSection({ section, actions, version }: { section: ReportSe
   // A tag column nobody on this page has (a rename, a text fix of titles only) would only take room.
   const shows = (field: 'title' | 'artist' | 'album') => key === 'mode_success' || rows.some((r) => r[field]);
   const [showTitle, showArtist, showAlbum] = [shows('title'), shows('artist'), shows('album')];
-  const hasActions = (key === 'running' && !!actions.stop) || (MISSING.has(key) && !!actions.finish) || (key === 'fail' && !!actions.remove);
+  const hasActions = (key === 'running' && !!actions.stop) || EDITABLE.has(key) || (MISSING.has(key) && !!actions.finish) || (key === 'fail' && !!actions.remove);
 
   return (
     <Section
@@ -184,6 +189,11 @@ export function ReportSection({ section, actions, version }: { section: ReportSe
                     <td className="ts-nowrap">
                       {key === 'running' && actions.stop && row.status !== 'running' ? (
                         <Button small minimal intent="warning" icon="stop" text={t('停止')} data-testid="stop-item" onClick={() => actions.stop!(row)} />
+                      ) : null}
+                      {EDITABLE.has(key) && row.path ? (
+                        <Link href={`/?path=${encodeURIComponent(folderOf(row.path))}`} className="ts-report-edit" data-testid="edit-in-folder" title={t('在文件夹中打开，编辑这个文件的标签')}>
+                          {key === 'mode_success' ? t('复核') : t('编辑')}
+                        </Link>
                       ) : null}
                       {MISSING.has(key) && actions.finish ? <Button small minimal icon="tick" text={t('完成')} data-testid="finish-item" onClick={() => actions.finish!(row)} /> : null}
                       {key === 'fail' && actions.remove ? <Button small minimal intent="danger" icon="trash" text={t('删除')} data-testid="delete-item" onClick={() => actions.remove!(row)} /> : null}
