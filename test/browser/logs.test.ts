@@ -197,7 +197,11 @@ describe('operation log and task report', () => {
     });
     expect(created.result, created.message).toBe(true);
     const id = String(created.data.task_id);
-    await page.goto(`${server.base}/log_detail/${id}/`);
+    // The log shows it running; its report opens from there.
+    await page.goto(`${server.base}/log`);
+    const entry = page.locator(`[data-testid="audit-table"] tr[data-audit-id="${id}"]`);
+    await expect.poll(() => entry.getByTestId('audit-status').textContent()).toBe('进行中');
+    await entry.getByTestId('detail-link').click();
     await page.getByTestId('stop-task').waitFor();
     const running = page.locator('[data-section="running"]');
     // The rows are as of the last refresh (3 s): the item may have run meanwhile, and then the server refuses.
@@ -275,6 +279,19 @@ describe('operation log and task report', () => {
     expect(await page.getByTestId('undo-task').count()).toBe(0);
     await shots('12-duplicate-report-after-deletes', '[data-section="delete"] tbody tr');
   }, 120_000);
+
+  it('refreshes the log while a task on it runs', async () => {
+    await page.goto(`${server.base}/log`);
+    await page.locator('[data-testid="audit-table"]').waitFor();
+    const created = await api(page, 'POST', '/apimt/replace_text/', { select_data: [path.join(home.media, 'big')], replace_text_list: [{ before: 'a', after: 'b' }], modify_list: ['title'], replace_mode: 'text' });
+    const id = String(created.data.task_id);
+    const entry = page.locator(`[data-testid="audit-table"] tr[data-audit-id="${id}"]`);
+    await page.reload();
+    await expect.poll(() => entry.getByTestId('audit-status').textContent()).toBe('进行中');
+    expect((await api(page, 'POST', '/apimt/stop_audit_log_detail/', { id })).result).toBe(true);
+    // No reload: the page refreshes itself while an entry on it runs.
+    await expect.poll(() => entry.getByTestId('audit-status').textContent(), { timeout: 15_000 }).toBe('停止');
+  }, 60_000);
 
   it('filters by action: the request names the action, only its entries show, an empty filter says so', async () => {
     await page.goto(`${server.base}/log`);

@@ -53,6 +53,7 @@ export const EN_LOGS: Record<string, string> = {
   完成时间: 'Finished',
   停止任务: 'Stop task',
   撤销任务: 'Undo task',
+  仍然撤销: 'Undo anyway',
   进度: 'Progress',
   '{rate} 项/秒，剩余 {eta}': '{rate} items/s, {eta} left',
   已完成: 'Completed',

@@ -5,21 +5,32 @@ import { translate } from '../../../lib/i18n.ts';
 export interface UndoTaskReport {
   undone: number;
   skipped: number;
-  /** Effects that could not be put back, and why. */
+  /** Effects that could not be put back, and why (e.g. the file was changed again since). */
   failed: { path: string; reason: string }[];
 }
 
-/** POST /apimt/undo_task/ {task_id}: puts back every journaled effect of the task, newest first. */
-export async function undoTask(taskId: string): Promise<UndoTaskReport> {
+/**
+ * POST /apimt/undo_task/ {task_id}: puts back every journaled effect of the task, newest first. Files changed
+ * again since are left alone unless `force`; `onForce` puts a "仍然撤销" button in the notice that says so.
+ */
+export async function undoTask(taskId: string, options: { force?: boolean; onForce?: () => void } = {}): Promise<UndoTaskReport> {
+  const forceAction = options.onForce ? { text: translate('仍然撤销'), onClick: options.onForce } : undefined;
   return (
     await apiCall<UndoTaskReport>('/apimt/undo_task/', {
-      body: { task_id: taskId },
-      onError: { title: '撤销失败！', timeout: SECONDS.five },
+      body: options.force ? { task_id: taskId, force: true } : { task_id: taskId },
+      onError: { title: '撤销失败！', timeout: forceAction ? 0 : SECONDS.five, action: forceAction },
       onSuccess: (data) => {
         const r = (data ?? {}) as Partial<UndoTaskReport>;
         const failed = Array.isArray(r.failed) ? r.failed : [];
         const content = translate('已恢复 {n} 个文件，跳过 {skipped} 个，失败 {failed} 个', { n: r.undone ?? 0, skipped: r.skipped ?? 0, failed: failed.length });
-        return { title: '撤销成功！', content: failed.length ? `${content}\n${failed.map((f) => `${f.path}: ${f.reason}`).join('\n')}` : content, timeout: failed.length ? SECONDS.five : SECONDS.three, intent: failed.length ? 'warning' : undefined };
+        if (!failed.length) return { title: '撤销成功！', content, timeout: SECONDS.three };
+        return {
+          title: '撤销成功！',
+          content: `${content}\n${failed.map((f) => `${f.path}: ${f.reason}`).join('\n')}`,
+          intent: 'warning',
+          timeout: forceAction ? 0 : SECONDS.five,
+          action: forceAction,
+        };
       },
     })
   ).data;

@@ -264,7 +264,7 @@ export function LogDetailPage({ id }: { id: string }) {
         onCancel={() => setConfirmUndo(false)}
         onConfirm={() => {
           setConfirmUndo(false);
-          void act(() => undoTask(detail.id));
+          void act(() => undoTask(detail.id, { onForce: () => void act(() => undoTask(detail.id, { force: true })) }));
         }}
       >
         <p data-testid="confirm-text">{t('撤销这个任务对文件做的全部修改（标签、重命名、移动、删除）？之后被再次修改过的文件会跳过。')}</p>

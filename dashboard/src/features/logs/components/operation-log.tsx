@@ -13,6 +13,8 @@ import { ACTION_FILTERS, ACTIONS_WITH_REPORT, hasNextPage, jumpTarget, LEVEL_INT
  * 操作日志: the audit log, 50 entries a page, filtered by action; entries of actions with a report link to
  * /log_detail/{id}/. A page number can be typed to jump to it.
  */
+const REFRESH_WHILE_RUNNING_MS = 3000;
+
 export function OperationLog() {
   const t = useT();
   const when = useFormatDateTime();
@@ -32,6 +34,14 @@ export function OperationLog() {
   }, [page, action, retry]);
 
   useEffect(() => setTyped(String(page)), [page]);
+
+  // Entries of running tasks change state: the page refreshes itself until none on it runs.
+  const anyRunning = data?.items.some((i) => i.status === 'running') ?? false;
+  useEffect(() => {
+    if (!anyRunning) return;
+    const timer = setInterval(() => setRetry((n) => n + 1), REFRESH_WHILE_RUNNING_MS);
+    return () => clearInterval(timer);
+  }, [anyRunning]);
 
   const choose = (key: string) => {
     setFilter(key);
