@@ -174,16 +174,27 @@ describe('operation log and task report', () => {
     await page.locator(`[data-testid="audit-table"] tr[data-audit-id="${appliedId}"]`).waitFor();
     expect(await page.locator('[data-testid="audit-table"] tbody tr').first().getAttribute('data-audit-id')).toBe(appliedId);
 
-    // Undo task puts every title back.
+    // One title is edited by hand afterwards: Undo task leaves that file alone until told to undo anyway.
+    const edited = await api(page, 'POST', '/apimt/update_id3/', { music_id3_info: [{ file_full_path: files[0], title: 'Edited by hand' }] });
+    expect(edited.result, edited.message).toBe(true);
+    await expect.poll(async () => (await probeTags(files[0])).title, { timeout: 30_000 }).toBe('Edited by hand');
+
+    // Undo task puts every other title back.
     await page.goto(`${server.base}/log_detail/${appliedId}/`);
     await waitForStatus('success');
     await page.getByTestId('undo-task').click();
     await page.getByTestId('confirm-text').waitFor();
     await shot('04-undo-confirm-light');
     await page.locator('.bp6-alert').getByRole('button', { name: '撤销' }).click();
-    await notice(page, '撤销成功！').waitFor();
+    const undoNotice = notice(page, '撤销成功！');
+    await undoNotice.waitFor();
+    expect(await undoNotice.textContent()).toContain(files[0]);
     await page.getByTestId('report-undone').waitFor();
     expect(await page.getByTestId('undo-task').count()).toBe(0);
+    expect(await titles()).toEqual(files.map((_, i) => (i === 0 ? 'Edited by hand' : original(i))));
+    await shot('04b-undo-conflict-light');
+    await page.locator('.bp6-toast').getByText('仍然撤销').last().click();
+    await expect.poll(async () => (await probeTags(files[0])).title, { timeout: 30_000 }).toBe(original(0));
     expect(await titles()).toEqual(files.map((_, i) => original(i)));
   }, 180_000);
 

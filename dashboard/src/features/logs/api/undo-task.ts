@@ -26,7 +26,7 @@ export async function undoTask(taskId: string, options: { force?: boolean; onFor
         if (!failed.length) return { title: '撤销成功！', content, timeout: SECONDS.three };
         return {
           title: '撤销成功！',
-          content: `${content}\n${failed.map((f) => `${f.path}: ${f.reason}`).join('\n')}`,
+          content: [content, ...failed.map((f) => f.reason)].join(' · '),
           intent: 'warning',
           timeout: forceAction ? 0 : SECONDS.five,
           action: forceAction,
