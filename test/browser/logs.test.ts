@@ -399,6 +399,46 @@ describe('runtime log', () => {
   });
 });
 
+describe('runtime log, as it will read a process-log route', () => {
+  // No server route serves process logs yet (see above), so this answers the page's request in the browser to
+  // check what the page itself does with logs: each tab asks for its process, the text areas end at the newest
+  // line, the interval and start/stop govern the polling.
+  it('shows the newest lines and polls at the chosen interval until stopped', async () => {
+    const asked: string[] = [];
+    await page.route('**/apimt/runtime_log/', async (route) => {
+      const type = (route.request().postDataJSON() as { type: string }).type;
+      asked.push(type);
+      const lines = (kind: string) => Array.from({ length: 400 }, (_, i) => `${type} ${kind} line ${i + 1} (fetch ${asked.length})`).join('\n');
+      await route.fulfill({ json: { result: true, code: 0, message: 'ok', data: { log: lines('run'), fail_log: lines('error') } } });
+    });
+    try {
+      await page.goto(`${server.base}/log?tab=runtime`);
+      await page.locator('[data-testid="runtime-log"][data-fetches="1"]').waitFor();
+      for (const area of ['runtime-run', 'runtime-fail']) {
+        await expect.poll(() => page.getByTestId(area).evaluate((el) => Math.abs(el.scrollHeight - el.clientHeight - el.scrollTop))).toBeLessThan(2);
+      }
+      expect(await page.getByTestId('runtime-run').inputValue()).toContain('gunicorn run line 400');
+      await page.locator('[data-process="worker"]').click();
+      await expect.poll(() => page.getByTestId('runtime-run').inputValue()).toContain('worker run line 400');
+      expect(asked.at(-1)).toBe('worker');
+      // 1 s: several fetches in a few seconds; stopped: none.
+      await page.locator('#ts-runtime-interval').fill('1');
+      await page.locator('#ts-runtime-interval').press('Enter');
+      const before = asked.length;
+      await page.waitForTimeout(3500);
+      expect(asked.length - before).toBeGreaterThanOrEqual(2);
+      await page.getByTestId('runtime-toggle').click();
+      expect(await page.getByTestId('runtime-toggle').textContent()).toBe('开始刷新');
+      const stopped = asked.length;
+      await page.waitForTimeout(2500);
+      expect(asked.length).toBe(stopped);
+      await shots('15-runtime-log-with-lines', '[data-testid="runtime-log"]');
+    } finally {
+      await page.unroute('**/apimt/runtime_log/');
+    }
+  });
+});
+
 describe('narrow screens', () => {
   it('shows the log and the report on a phone-sized screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
