@@ -6,6 +6,7 @@
  */
 import { format as formatText } from 'node:util';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { isProcessKind, processLogs, type ProcessKind, type ProcessLogs } from '@tagsonic/core/logs';
 import { CliError } from './cli-error.ts';
 
 export type LogFormat = 'text' | 'json';
@@ -16,6 +17,8 @@ export interface ConsoleOptions {
   format: LogFormat;
   /** Where lines go; default standard output. */
   out?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Where the runtime log (/log's 运行日志) keeps the lines too; default this process's. */
+  ring?: ProcessLogs;
 }
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -32,7 +35,8 @@ export function createConsole(options: ConsoleOptions): Logger {
   if (!LEVELS.includes(options.level)) throw new CliError(`TAGSONIC_LOG_LEVEL must be one of ${LEVELS.join(', ')}, not "${options.level}"`);
   const out = options.out ?? process.stdout;
   // Synchronous writes: a line logged just before process.exit() (a failed start, a shutdown) is not lost.
-  const dest: DestinationStream = options.format === 'json' ? (out === process.stdout ? pino.destination({ dest: 1, sync: true }) : out) : textStream(out);
+  const printed: DestinationStream = options.format === 'json' ? (out === process.stdout ? pino.destination({ dest: 1, sync: true }) : out) : textStream(out);
+  const dest = keptStream(printed, options.ring ?? processLogs);
   return pino(
     {
       level: options.level,
@@ -44,7 +48,34 @@ export function createConsole(options: ConsoleOptions): Logger {
 }
 
 /** Record fields the text form shows in its own way (or not at all: the process is the same for every line). */
-const SHOWN_APART = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'err', 'reqId']);
+const SHOWN_APART = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'err', 'reqId', 'proc']);
+
+/**
+ * Prints each record and keeps its text line in the runtime log under the part that logged it: a child logger's
+ * `proc` binding (`worker`, `beat` …), a request's own lines below error (the gateway's one line per request,
+ * logged at debug) as the access log (`nginx`), anything else the HTTP API's (`gunicorn`).
+ */
+function keptStream(printed: DestinationStream, ring: ProcessLogs): DestinationStream {
+  return {
+    write(line: string) {
+      printed.write(line);
+      let record: Record<string, unknown>;
+      try {
+        record = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        return;
+      }
+      const level = typeof record.level === 'number' ? record.level : 30;
+      ring.add(partOf(record, level), level, textLine(record));
+    },
+  };
+}
+
+export function partOf(record: Record<string, unknown>, level: number): ProcessKind {
+  if (isProcessKind(record.proc)) return record.proc;
+  if (record.reqId !== undefined && level < 50) return 'nginx';
+  return 'gunicorn';
+}
 const LABELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO ', 40: 'WARN ', 50: 'ERROR', 60: 'FATAL' };
 const COLOURS: Record<number, string> = { 10: '90', 20: '90', 30: '32', 40: '33', 50: '31', 60: '31' };
 

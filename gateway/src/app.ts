@@ -26,6 +26,7 @@ import { pluginRoutes } from './routes/plugins.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { auditLogRoutes } from './routes/audit-log.ts';
 import { deleteFilesRoutes } from './routes/delete-files.ts';
+import { runtimeLogRoutes } from './routes/runtime-log.ts';
 import { registerSubsonic } from './subsonic/index.ts';
 import { RequestLog } from './request-log.ts';
 
@@ -72,6 +73,7 @@ export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions 
     await taskRoutes(dashboardApi, ctx);
     await auditLogRoutes(dashboardApi, ctx);
     await deleteFilesRoutes(dashboardApi, ctx);
+    await runtimeLogRoutes(dashboardApi, ctx);
   });
   await healthRoutes(app, ctx);
   await registerSubsonic(app, ctx);

@@ -5,6 +5,7 @@ import { LibraryWatcher, WATCH_SCHEDULE } from '@tagsonic/workers/scanner';
 import cron from 'node-cron';
 import { SubsonicCredentials } from '@tagsonic/core/users';
 import { loadConfig, VERSION } from '@tagsonic/core/config';
+import { processLogs } from '@tagsonic/core/logs';
 import { gatewayDeps, openRuntime } from '../runtime.ts';
 import { createConsole, logFormat } from '../console.ts';
 import { LoggingScanner } from '../scan-log.ts';
@@ -51,12 +52,13 @@ export async function start(options: StartOptions): Promise<void> {
 
   const closers: Array<() => Promise<void>> = [];
   if (options.worker) {
+    processLogs.serve('worker', 'beat');
     // A crash mid-write leaves a pending journal entry and a temp sibling: settle both before new work.
     const recovered = await rt.journal.recover();
     if (recovered.committed.length + recovered.failed.length + recovered.reopened.length) {
       log.info(`journal recovery: ${recovered.committed.length} committed, ${recovered.failed.length} failed, ${recovered.reopened.length} reopened`);
     }
-    const scanner = new LoggingScanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus }, log);
+    const scanner = new LoggingScanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus }, log.child({ proc: 'worker' }));
     const worker = await startWorker({
       bus: rt.bus,
       tasks: rt.tasks,
@@ -67,15 +69,16 @@ export async function start(options: StartOptions): Promise<void> {
       plugins: { registry: rt.plugins, store: rt.store },
     });
     closers.push(() => worker.close());
-    notice.info(`worker consuming commands (${rt.bus.driver} bus, concurrency ${config.workerConcurrency})`);
+    notice.child({ proc: 'worker' }).info(`worker consuming commands (${rt.bus.driver} bus, concurrency ${config.workerConcurrency})`);
     // The background watcher: cheap when nothing changed (a walk, no file read, no task).
     const watcher = new LibraryWatcher({ scanner, scans: rt.library.scans });
+    const beat = log.child({ proc: 'beat' }); // the runtime log's scheduled-jobs part
     const check = async () => {
       try {
         const tick = await watcher.tick();
-        if (tick.taskId) log.info(`library changed on disk: scan task ${tick.taskId} queued`);
+        if (tick.taskId) beat.info(`library changed on disk: scan task ${tick.taskId} queued`);
       } catch (e) {
-        log.warn({ err: e }, 'library watcher');
+        beat.warn({ err: e }, 'library watcher');
       }
     };
     const watch = cron.schedule(WATCH_SCHEDULE, check, { name: 'library-watcher', noOverlap: true });
@@ -84,6 +87,7 @@ export async function start(options: StartOptions): Promise<void> {
     void check();
   }
   if (options.gateway) {
+    processLogs.serve('gunicorn', 'nginx');
     const app = await buildApp(gatewayDeps(rt), { loggerInstance: log });
     // Fastify announces itself once per network interface; the console says it once, with what matters.
     const level = app.log.level;
