@@ -2,9 +2,8 @@
  * /log and /log_detail/{id}/ in chromium against a real server: a replace_text dry run over real MP3 files
  * is opened from the operation log, its report lists every change and nothing on disk moved; applying it opens
  * the new task's report, whose progress bar moves live over SSE while the files change (read back with
- * ffprobe); the section pages 10 rows at a time; Undo task puts every title back. The runtime log polls, says
- * plainly that the server has no process-log route, and the feedback dialog refuses a reason under 20
- * characters without sending it. Screenshots light and dark, desktop and narrow, go to /tmp/shots-log-ui/.
+ * ffprobe); the section pages 10 rows at a time; Undo task puts every title back. The runtime log polls and shows
+ * the server process's own lines, and the feedback dialog refuses a reason under 20 characters without sending it. Screenshots light and dark, desktop and narrow, go to /tmp/shots-log-ui/.
  */
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -372,7 +371,7 @@ describe('operation log pages', () => {
 });
 
 describe('runtime log', () => {
-  it('polls, says the server has no process-log route, and refuses feedback under 20 characters', async () => {
+  it('shows the server process\'s own lines, keeps polling, and refuses feedback under 20 characters', async () => {
     await page.goto(`${server.base}/log`);
     const asked = page.waitForRequest((r) => r.url().includes('/apimt/runtime_log/'));
     await page.getByRole('tab', { name: '运行日志' }).click();
@@ -381,10 +380,12 @@ describe('runtime log', () => {
     await page.waitForURL(`${server.base}/log?tab=runtime`);
     expect(await page.locator('[data-process]').allTextContents()).toEqual(['gunicorn', 'nginx', 'beat', 'worker', 'redis', 'xiaoai']);
     expect(await page.locator('#ts-runtime-interval').inputValue()).toBe('5');
-    // No route serves process logs yet: the page says so once and stops polling.
-    await page.getByTestId('runtime-error').waitFor();
-    expect(await page.getByTestId('runtime-error').textContent()).toBe('服务器没有提供运行日志（接口不存在）。');
-    expect(await page.getByTestId('runtime-toggle').textContent()).toBe('开始刷新');
+    // The server's own runtime log (gateway/src/routes/runtime-log.ts): its start-up line, still polling.
+    await expect.poll(() => page.getByTestId('runtime-run').inputValue()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\//);
+    expect(await page.getByTestId('runtime-error').count()).toBe(0);
+    expect(await page.getByTestId('runtime-toggle').textContent()).toBe('停止刷新');
+    await page.locator('[data-process="redis"]').click();
+    await expect.poll(() => page.getByTestId('runtime-run').inputValue()).toMatch(/bus is embedded/);
     await shots('05-runtime-log', '[data-testid="runtime-log"]');
 
     const uploads: string[] = [];
@@ -399,8 +400,8 @@ describe('runtime log', () => {
   });
 });
 
-describe('runtime log, as it will read a process-log route', () => {
-  // No server route serves process logs yet (see above), so this answers the page's request in the browser to
+describe('runtime log with long logs', () => {
+  // The page's request is answered in the browser with 400 lines per process (a fresh test server has a few), to
   // check what the page itself does with logs: each tab asks for its process, the text areas end at the newest
   // line, the interval and start/stop govern the polling.
   it('shows the newest lines and polls at the chosen interval until stopped', async () => {
