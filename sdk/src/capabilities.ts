@@ -208,6 +208,8 @@ export interface FilesCapability {
   delete(options: { path: string }): Promise<{ path: string }>;
   /** SHA-256 of a file's bytes (hex), streamed by the host: duplicate checks without reading files into the plugin. */
   hash(options: { path: string }): Promise<{ path: string; sha256: string; size: number }>;
+  /** The bytes of a small file (a CUE sheet, a playlist; at most 1 MiB, else `TAGSONIC_ERR_PLUGIN_LIMIT`): decode them with `caps.text.decode`. */
+  readBytes(options: { path: string }): Promise<{ path: string; bytes: Uint8Array }>;
   /** Removes an empty folder (`TAGSONIC_ERR_PLUGIN_CONFLICT` when it is not empty); never a media folder itself. */
   removeDir(options: { path: string }): Promise<{ path: string }>;
 }
@@ -221,6 +223,12 @@ export interface FilesCapability {
  * - `cut`: the `start`–`end` seconds of `input` → `output` (CUE splitting).
  * - `loudness`: ReplayGain 2 track gain and peak of `input`.
  * - `extract-cover`: the embedded cover of `input` as JPEG bytes, or `null`.
+ * - `transcode`: `input` → `output` in `format` at `bitrateKbps` (lossy targets; fitted to what the codec takes)
+ *   and `sampleRate` (both optional: the source's when absent); every tag carried over, and the embedded cover in
+ *   mp3, flac and m4a (write it with `tags.write` for the other targets).
+ * - `extract`: the samples `[startSample, endSample)` of `input` (to its end without `endSample`) → `output`,
+ *   sample-exact (a CUE track), with `tags` replacing the input's (keys: title, artist, album, album_artist,
+ *   composer, genre, date, track, disc, comment) and the input's cover kept where the target holds one.
  *
  * @example
  * const job: FfmpegJob = { preset: 'convert', input: 'a.wav', output: 'a.flac', format: 'flac' };
@@ -230,7 +238,12 @@ export type FfmpegJob =
   | { preset: 'convert'; input: string; output: string; format: 'mp3' | 'flac' | 'm4a' | 'ogg' | 'opus' | 'wav'; bitrateKbps?: number }
   | { preset: 'cut'; input: string; output: string; start: number; end: number }
   | { preset: 'loudness'; input: string }
-  | { preset: 'extract-cover'; input: string };
+  | { preset: 'extract-cover'; input: string }
+  | { preset: 'transcode'; input: string; output: string; format: ConvertFormat; bitrateKbps?: number; sampleRate?: number }
+  | { preset: 'extract'; input: string; output: string; format: ConvertFormat; startSample: number; endSample?: number; bitrateKbps?: number; tags?: Record<string, string> };
+
+/** The targets of the `transcode` and `extract` presets. */
+export type ConvertFormat = 'mp3' | 'flac' | 'wav' | 'ogg' | 'wma' | 'm4a' | 'opus';
 
 /**
  * What each preset returns.
@@ -244,6 +257,8 @@ export type FfmpegResult<P extends FfmpegJob['preset']> = {
   cut: { path: string };
   loudness: { trackGain: string; trackPeak: string };
   'extract-cover': Artwork | null;
+  transcode: { path: string };
+  extract: { path: string };
 }[P];
 
 /**
@@ -447,7 +462,7 @@ export type CapabilitiesFor<M extends Manifest> = Pick<Capabilities, 'config' | 
   (M['permissions'] extends { tags: { access: 'write' } } ? { tags: TagsCapability }
     : M['permissions'] extends { tags: object } ? { tags: Pick<TagsCapability, 'read'> } : unknown) &
   (M['permissions'] extends { files: { access: 'write' } } ? { files: FilesCapability }
-    : M['permissions'] extends { files: object } ? { files: Pick<FilesCapability, 'list' | 'stat' | 'hash'> } : unknown);
+    : M['permissions'] extends { files: object } ? { files: Pick<FilesCapability, 'list' | 'stat' | 'hash' | 'readBytes'> } : unknown);
 
 /**
  * The settings values a plugin receives, by key, as its config schema declares them (defaults applied;

@@ -39,6 +39,13 @@ export const DEFAULT_RATE_PER_SEC = 5;
  */
 export const AGGREGATOR_TIMEOUT_MS = 25_000;
 
+/**
+ * The wall-clock limit of a plugin granted `ffmpeg` with `files: write` (format conversion, CUE split): one item
+ * converts one file, and a long FLAC or a CD image's last track takes far more than 10 s on a busy machine; the
+ * host's own limit on one ffmpeg run (media-tools.ts TOOL_TIMEOUT_MS) plus room for the calls around it.
+ */
+export const MEDIA_TOOL_PLUGIN_TIMEOUT_MS = 6 * 60_000;
+
 const DEFAULT_HTTP_LIMITS: Omit<PluginHttpLimits, 'ratePerSec'> = { timeoutMs: 8_000, maxBytes: 8 * 1024 * 1024 };
 
 /** What the administrator set for one plugin. */
@@ -138,7 +145,8 @@ export function loadPlugin(options: LoadPluginOptions): LoadedPlugin {
     code: options.code,
     capabilities,
     ...options.sandbox,
-    timeoutMs: options.sandbox?.timeoutMs ?? (manifest.permissions.sources ? AGGREGATOR_TIMEOUT_MS : undefined),
+    timeoutMs: options.sandbox?.timeoutMs ??
+      (manifest.permissions.sources ? AGGREGATOR_TIMEOUT_MS : manifest.permissions.ffmpeg && manifest.permissions.files?.access === 'write' ? MEDIA_TOOL_PLUGIN_TIMEOUT_MS : undefined),
   });
   return {
     manifest,

@@ -11,6 +11,8 @@ import { filesCapability } from './files.ts';
 import { filesExtraCapability } from './files-extra.ts';
 import { taskAwareDelete, taskAwareMove } from './files-task.ts';
 import { ffmpegCapability, fingerprintCapability } from './media-tools.ts';
+import { withConvertPresets } from './ffmpeg-convert.ts';
+import { filesReadCapability } from './files-read.ts';
 import { kvCapability, matchCapability, progressCapability, sourcesCapability, textCapability } from './services.ts';
 import { tagsCapability } from './tags.ts';
 
@@ -28,14 +30,14 @@ export function hostCapabilities(manifest: Manifest, host: PluginHostServices | 
   const grants = manifest.permissions;
   capabilities.kv = kvCapability(manifest.id, host.store);
   if (grants.files) {
-    const files = { ...filesCapability(host.roots, grants.files.access), ...filesExtraCapability(host.roots, grants.files.access) };
+    const files = { ...filesCapability(host.roots, grants.files.access), ...filesExtraCapability(host.roots, grants.files.access), ...filesReadCapability(host.roots) };
     // A task's audio moves are journaled (undo_task, crash settling) and its deletes go to the trash; files-task.ts.
     if (files.move) files.move = taskAwareMove(manifest.id, host.roots, host.journal, files.move);
     if (files.delete) files.delete = taskAwareDelete(manifest.id, host.roots, host.journal, files.delete);
     capabilities.files = files;
   }
   if (grants.tags) capabilities.tags = tagsCapability(manifest.id, host.roots, host.journal, grants.tags.access);
-  if (grants.ffmpeg) capabilities.ffmpeg = ffmpegCapability(host.roots, grants.files?.access ?? null);
+  if (grants.ffmpeg) capabilities.ffmpeg = withConvertPresets(ffmpegCapability(host.roots, grants.files?.access ?? null), host.roots, grants.files?.access ?? null);
   if (grants.fingerprint) capabilities.fingerprint = fingerprintCapability(host.roots);
   if (grants.sources) capabilities.sources = sourcesCapability(manifest.id, grants.sources.ids, host.searchSource);
   return capabilities;

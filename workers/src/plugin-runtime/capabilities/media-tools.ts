@@ -39,7 +39,7 @@ interface RunResult {
 }
 
 /** Runs a tool with fixed arguments; non-zero exit, a timeout or a missing binary is `…_FAILED`. */
-async function runTool(command: string, args: string[], timeoutMs: number, signal?: AbortSignal, okExit: (code: number | null) => boolean = (code) => code === 0): Promise<RunResult> {
+export async function runTool(command: string, args: string[], timeoutMs: number, signal?: AbortSignal, okExit: (code: number | null) => boolean = (code) => code === 0): Promise<RunResult> {
   const release = await limiter.acquire(QUEUE_WAIT_MS).catch(() => {
     throw limit(`${command}: too many ${command} runs are queued; try again later`);
   });
@@ -88,13 +88,13 @@ async function runTool(command: string, args: string[], timeoutMs: number, signa
  * lists) would read other files or URLs named inside; refusing non-audio names keeps a plugin from pointing the
  * tools at a playlist, and `-protocol_whitelist file` keeps ffmpeg off the network whatever a file says.
  */
-async function audioInput(roots: MediaRoots, options: Record<string, unknown>, key: string, what: string): Promise<string> {
+export async function audioInput(roots: MediaRoots, options: Record<string, unknown>, key: string, what: string): Promise<string> {
   const target = await roots.resolve(stringField(options, key, what));
   if (!isAudioName(path.basename(target.path))) throw invalidArgument(`${what}: ${String(options[key])} is not an audio file`);
   return target.path;
 }
 
-const NO_NETWORK = ['-protocol_whitelist', 'file'];
+export const NO_NETWORK = ['-protocol_whitelist', 'file'];
 
 export function fingerprintCapability(roots: MediaRoots): Record<string, HostFunction> {
   return {
