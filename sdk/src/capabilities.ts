@@ -400,6 +400,23 @@ export interface ScoredSong extends SearchResultSong {
  */
 export interface SourcesCapability {
   search(options: { id: string; query: SearchOptions; timeoutMs?: number }): Promise<ScoredSong[]>;
+  /**
+   * A candidate's lyrics from its source (`id` its `resource`, `songId` its `id`), as normalised LRC text; `null`
+   * when the source has none (or no lyrics export). The source's own errors are thrown as from `search`.
+   *
+   * @example
+   * const lrc = await caps.sources.lyrics({ id: song.resource, songId: song.id });
+   */
+  lyrics(options: { id: string; songId: string }): Promise<string | null>;
+  /**
+   * A candidate's `album_img`, downloaded by the host (public addresses only, or the source's own base URL; a
+   * size cap; JPEG or PNG) as artwork for `tags.write`. Fails with `TAGSONIC_ERR_TAGS_COVER_FETCH` saying why.
+   *
+   * @example
+   * const artwork = await caps.sources.cover({ id: song.resource, url: song.album_img });
+   * await caps.tags.write({ path, tags: { artwork } });
+   */
+  cover(options: { id: string; url: string }): Promise<Artwork>;
 }
 
 /**

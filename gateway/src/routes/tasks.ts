@@ -47,6 +47,7 @@ export const ACTION_ROUTES: readonly ActionRoute[] = [
   { route: 'tidy_folder', pluginId: 'tidy-folder', action: '整理文件夹' },
   { route: 'remove_null_folder', pluginId: 'remove-null-folder', action: '删除空文件夹' },
   { route: 'check_file_duplicates', pluginId: 'check-duplicate', action: '重复检查', v2: true },
+  { route: 'batch_auto_update_id3', pluginId: 'auto-scrape', action: '自动刮削', rate: { field: 'music_info.scrape_rate', default: 1 } },
 ];
 
 export const TASK_CREATED = '创建成功！ 任务在后台努力运行中';

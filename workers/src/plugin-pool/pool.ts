@@ -12,8 +12,9 @@ import { isTagsonicError, TagsonicError } from '@tagsonic/core/errors';
 import type { MediaRoots } from '@tagsonic/core/media';
 import { PLUGIN_CHANGED_EVENT, PLUGIN_NOT_INSTALLED, type PluginChanged, type PluginHealthDelta, type PluginRecord, type PluginRegistry } from '@tagsonic/core/plugins';
 import type { Store } from '@tagsonic/core/store';
-import type { TagJournal } from '@tagsonic/core/tags';
-import type { PluginKind, SearchOptions } from '@tagsonic/sdk';
+import { COVER_FETCH_FAILED, downloadCover, type TagJournal } from '@tagsonic/core/tags';
+import { normaliseLrc } from '@tagsonic/core/lyrics';
+import type { Artwork, PluginKind, SearchOptions } from '@tagsonic/sdk';
 import { PLUGIN_ERROR_CODES, type InvokeBudget, type JsonValue, type PluginStats, type TaskBinding } from '../plugin-host/index.ts';
 import { loadPlugin, type LoadedPlugin, type LoadPluginOptions, type ScoredSong } from '../plugin-runtime/index.ts';
 import { scoreSongs, searchQuery } from './search.ts';
@@ -185,6 +186,9 @@ export class PluginPool {
         store,
         // smart_tag asks the other sources through the same pool: same registry checks, same scores.
         searchSource: (source, query, budget) => this.#searchFor(id, source, query, budget),
+        // auto-scrape copies a candidate's lyrics and cover (sources.lyrics / sources.cover, ./source-extras.ts).
+        sourceLyrics: (source, songId) => this.#lyricsFor(id, source, songId),
+        downloadCover: (source, url) => this.#coverFor(source, url),
       },
     });
     const sha256 = record.versions.find((v) => v.version === record.activeVersion)?.sha256 ?? '';
@@ -204,6 +208,37 @@ export class PluginPool {
       });
     }
     return this.searchSongs(source, query, budget);
+  }
+
+  /** A candidate's lyrics from its own source's `lyrics` export, normalised as the editor's fetch_lyric does. */
+  async #lyricsFor(caller: string, source: string, songId: string): Promise<string | null> {
+    if (source === caller) throw new TagsonicError('invalid', PLUGIN_SOURCE_LOOP, `${caller} cannot ask itself for lyrics.`, { details: { pluginId: caller, source } });
+    let lyric: JsonValue;
+    try {
+      lyric = await this.#call(source, 'lyrics', { id: songId }, 'tag-source');
+    } catch (error) {
+      // A source without a lyrics export has no lyrics for this song either.
+      if (isTagsonicError(error) && error.code === PLUGIN_ERROR_CODES.noExport) return null;
+      throw error;
+    }
+    const text = typeof lyric === 'string' ? normaliseLrc(lyric).trim() : '';
+    return text || null;
+  }
+
+  /**
+   * A candidate's cover, downloaded by the host: any public address, plus the source's own base URL (a local
+   * mirror or replay serves its covers too), as the editor's cover copy does. WebP is refused (tags embed JPEG/PNG).
+   */
+  async #coverFor(source: string, url: string): Promise<Artwork> {
+    const env = this.#options.env ?? process.env;
+    const trusted = [env[`TAGSONIC_SOURCE_URL_${source.toUpperCase().replace(/-/g, '_')}`]?.trim() ?? ''];
+    const record = await this.#options.registry.get(source);
+    if (record?.settings.baseUrl) trusted.push(record.settings.baseUrl);
+    const cover = await downloadCover(url, { trustedOrigins: trusted.filter(Boolean) });
+    if (cover.mime === 'image/webp') {
+      throw new TagsonicError('invalid', COVER_FETCH_FAILED, `The cover at ${new URL(url).host} is a WebP picture; only JPEG and PNG can be embedded.`, { details: { url, reason: 'not_picture' } });
+    }
+    return { mime: cover.mime, data: cover.data };
   }
 
   async #drop(id: string, which?: Promise<Entry>): Promise<void> {

@@ -8,7 +8,7 @@
 import type { MediaRoots } from '@tagsonic/core/media';
 import type { Store } from '@tagsonic/core/store';
 import type { TagJournal } from '@tagsonic/core/tags';
-import type { ScoredSong, SearchOptions } from '@tagsonic/sdk';
+import type { Artwork, ScoredSong, SearchOptions } from '@tagsonic/sdk';
 
 /** A source's candidate with the host's scores (core/matching), as the editor's results table shows it. */
 export type { ScoredSong };
@@ -26,4 +26,8 @@ export interface PluginHostServices {
    * caller will wait (the source's pacing turn that would come later is refused as busy, see Sandbox.invoke).
    */
   searchSource?: (id: string, query: SearchOptions, budget?: { budgetMs?: number }) => Promise<ScoredSong[]>;
+  /** sources.lyrics: a candidate's lyrics from its source's `lyrics` export (normalised LRC), null when it has none. */
+  sourceLyrics?: (id: string, songId: string) => Promise<string | null>;
+  /** sources.cover: a candidate's cover downloaded by the host (its source's base URL trusted), as embeddable artwork. */
+  downloadCover?: (id: string, url: string) => Promise<Artwork>;
 }

@@ -15,6 +15,7 @@ import { withConvertPresets } from './ffmpeg-convert.ts';
 import { filesReadCapability } from './files-read.ts';
 import { kvCapability, matchCapability, progressCapability, sourcesCapability, textCapability } from './services.ts';
 import { tagsCapability } from './tags.ts';
+import { sourceExtrasCapability } from './source-extras.ts';
 
 export { KV_LIMITS, PLUGIN_KV_COLLECTION } from './services.ts';
 export { MAX_LIST_ENTRIES } from './files.ts';
@@ -39,6 +40,8 @@ export function hostCapabilities(manifest: Manifest, host: PluginHostServices | 
   if (grants.tags) capabilities.tags = tagsCapability(manifest.id, host.roots, host.journal, grants.tags.access);
   if (grants.ffmpeg) capabilities.ffmpeg = withConvertPresets(ffmpegCapability(host.roots, grants.files?.access ?? null), host.roots, grants.files?.access ?? null);
   if (grants.fingerprint) capabilities.fingerprint = fingerprintCapability(host.roots);
-  if (grants.sources) capabilities.sources = sourcesCapability(manifest.id, grants.sources.ids, host.searchSource);
+  if (grants.sources) {
+    capabilities.sources = { ...sourcesCapability(manifest.id, grants.sources.ids, host.searchSource), ...sourceExtrasCapability(grants.sources.ids, host) };
+  }
   return capabilities;
 }
