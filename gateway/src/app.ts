@@ -27,6 +27,7 @@ import { taskRoutes } from './routes/tasks.ts';
 import { auditLogRoutes } from './routes/audit-log.ts';
 import { deleteFilesRoutes } from './routes/delete-files.ts';
 import { runtimeLogRoutes } from './routes/runtime-log.ts';
+import { deleteTrackRoutes } from './routes/delete-track.ts';
 import { registerSubsonic } from './subsonic/index.ts';
 import { RequestLog } from './request-log.ts';
 
@@ -74,6 +75,7 @@ export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions 
     await auditLogRoutes(dashboardApi, ctx);
     await deleteFilesRoutes(dashboardApi, ctx);
     await runtimeLogRoutes(dashboardApi, ctx);
+    await deleteTrackRoutes(dashboardApi, ctx);
   });
   await healthRoutes(app, ctx);
   await registerSubsonic(app, ctx);

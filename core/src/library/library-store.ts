@@ -17,6 +17,7 @@ import {
   type AnnotationDoc,
   type ArtistDoc,
   type BookmarkDoc,
+  type ExcludedFileDoc,
   type GenreDoc,
   type LastScan,
   type LibraryStateDoc,
@@ -75,6 +76,7 @@ export class LibraryStore {
   readonly bookmarks: Collection<BookmarkDoc>;
   readonly nowPlaying: Collection<NowPlayingDoc>;
   readonly failures: Collection<ScanFailureDoc>;
+  readonly excluded: Collection<ExcludedFileDoc>;
   private readonly state: Collection<Doc>;
 
   constructor(store: Store) {
@@ -90,6 +92,7 @@ export class LibraryStore {
     this.bookmarks = store.collection<BookmarkDoc>(C.bookmarks);
     this.nowPlaying = store.collection<NowPlayingDoc>(C.nowPlaying);
     this.failures = store.collection<ScanFailureDoc>(C.failures);
+    this.excluded = store.collection<ExcludedFileDoc>(C.excluded);
     this.state = store.collection<Doc>(C.state);
   }
 

@@ -21,6 +21,8 @@ export const LIBRARY_COLLECTIONS = {
   nowPlaying: 'now_playing',
   /** Files the scanner could not read, so unchanged ones are not re-read on every scan. */
   failures: 'library_failures',
+  /** Files taken out of the library by hand (deleteTrack's delete_track): the scanner leaves them out. */
+  excluded: 'library_excluded',
 } as const;
 
 /** Album artist of compilations, and of albums whose tracks name different artists and no album artist. */
@@ -202,6 +204,15 @@ export interface ScanFailureDoc {
   ino: number;
   code: string;
   message: string;
+  at: Date;
+  [key: string]: unknown;
+}
+
+/** A file kept on disk but out of the library (deleteTrack mode delete_track). `_id` = its absolute path. */
+export interface ExcludedFileDoc {
+  _id: string;
+  trackId: string;
+  by: string;
   at: Date;
   [key: string]: unknown;
 }

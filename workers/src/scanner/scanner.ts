@@ -184,6 +184,9 @@ export class Scanner {
     const roots = this.selectRoots(rootNames);
     await this.deps.catalog.sync();
     const walk = await walkRoots(roots, onFile);
+    // Files taken out of the library by hand (deleteTrack's delete_track) stay on disk but are not found.
+    const excluded = new Set((await this.deps.library.excluded.find({})).map((d) => d._id));
+    if (excluded.size) walk.files = walk.files.filter((f) => !excluded.has(f.path));
     const scanned = new Set(roots.map((r) => r.name));
     const existing = new Map<string, TrackDoc>();
     for (const t of this.deps.catalog.tracks.values()) if (scanned.has(t.root)) existing.set(t.path, t);
