@@ -222,6 +222,9 @@ export interface FilesCapability {
  * - `convert`: `input` → `output` in `format` (tags and cover carried over).
  * - `cut`: the `start`–`end` seconds of `input` → `output` (CUE splitting).
  * - `loudness`: ReplayGain 2 track gain and peak of `input`.
+ * - `loudness-album`: ReplayGain 2 of an album's tracks (`inputs`, up to 200) and of the album, gated over all
+ *   its tracks' blocks as libebur128 does; each track decoded once. Gains "-6.52 dB" (reference −18 LUFS),
+ *   linear true peaks "0.988553"; a silent track has a null loudness and gain.
  * - `extract-cover`: the embedded cover of `input` as JPEG bytes, or `null`.
  * - `transcode`: `input` → `output` in `format` at `bitrateKbps` (lossy targets; fitted to what the codec takes)
  *   and `sampleRate` (both optional: the source's when absent); every tag carried over, and the embedded cover in
@@ -238,6 +241,7 @@ export type FfmpegJob =
   | { preset: 'convert'; input: string; output: string; format: 'mp3' | 'flac' | 'm4a' | 'ogg' | 'opus' | 'wav'; bitrateKbps?: number }
   | { preset: 'cut'; input: string; output: string; start: number; end: number }
   | { preset: 'loudness'; input: string }
+  | { preset: 'loudness-album'; inputs: string[] }
   | { preset: 'extract-cover'; input: string }
   | { preset: 'transcode'; input: string; output: string; format: ConvertFormat; bitrateKbps?: number; sampleRate?: number }
   | { preset: 'extract'; input: string; output: string; format: ConvertFormat; startSample: number; endSample?: number; bitrateKbps?: number; tags?: Record<string, string> };
@@ -256,6 +260,12 @@ export type FfmpegResult<P extends FfmpegJob['preset']> = {
   convert: { path: string };
   cut: { path: string };
   loudness: { trackGain: string; trackPeak: string };
+  'loudness-album': {
+    tracks: Array<{ input: string; loudness: number | null; trackGain: string | null; trackPeak: string }>;
+    albumLoudness: number | null;
+    albumGain: string | null;
+    albumPeak: string;
+  };
   'extract-cover': Artwork | null;
   transcode: { path: string };
   extract: { path: string };

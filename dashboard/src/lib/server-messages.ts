@@ -251,6 +251,7 @@ const CATALOGUE: Record<string, Entry> = {
   },
   // Batch action tasks (the task engine: creating, applying, undoing, the report's actions)
   TAGSONIC_ERR_TASK_NOTHING_SELECTED: { zh: '请先勾选文件或文件夹！', en: 'Tick files or folders first!' },
+  TAGSONIC_ERR_TASK_NO_ACTION: { zh: '没有批量操作接受这样的请求', en: 'No batch action of this route takes this request.' },
   TAGSONIC_ERR_TASK_TOO_MANY_ITEMS: { zh: '选中的音频文件太多，请少选几个文件夹', en: 'The selection holds too many audio files; select fewer folders.' },
   TAGSONIC_ERR_TASK_PLAN_INVALID: { zh: '批量操作插件给出的任务列表无效', en: 'The batch action planned an invalid item list.' },
   TAGSONIC_ERR_TASK_NOT_A_DRY_RUN: { zh: '只有预览任务可以应用', en: 'Only a dry run can be applied.' },

@@ -36,6 +36,12 @@ export interface ActionRoute {
   rate?: { field: string; default: number };
   /** The spec's V2-only actions (import collection, duplicate check, generate strm). */
   v2?: boolean;
+  /**
+   * Actions sharing a route: this row takes the payloads whose `field` (dotted path) equals `equals`; the first
+   * matching row of the route wins, a row without `when` takes the rest (batch_update_id3: is_regainer true is
+   * replay gain, anything else the manual edit).
+   */
+  when?: { field: string; equals: JsonValue };
 }
 
 /** The batch actions wired to routes (spec doc 1 §7); each is a built-in batch-action plugin. */
@@ -47,6 +53,7 @@ export const ACTION_ROUTES: readonly ActionRoute[] = [
   { route: 'tidy_folder', pluginId: 'tidy-folder', action: '整理文件夹' },
   { route: 'remove_null_folder', pluginId: 'remove-null-folder', action: '删除空文件夹' },
   { route: 'check_file_duplicates', pluginId: 'check-duplicate', action: '重复检查', v2: true },
+  { route: 'batch_update_id3', pluginId: 'replay-gain', action: '回放增益', when: { field: 'is_regainer', equals: true } },
   { route: 'batch_auto_update_id3', pluginId: 'auto-scrape', action: '自动刮削', rate: { field: 'music_info.scrape_rate', default: 1 } },
 ];
 
@@ -82,12 +89,16 @@ interface BatchItem {
 
 export async function taskRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  for (const spec of ACTION_ROUTES) {
+  for (const route of new Set(ACTION_ROUTES.map((r) => r.route))) {
+    const rows = ACTION_ROUTES.filter((r) => r.route === route);
     typed.post(
-      `/apimt/${spec.route}/`,
-      { onRequest: spec.v2 ? guarded(requireV2) : requireUser, schema: { body: ActionRequest, response: { 200: TaskCreatedResponse, '4xx': ErrorEnvelope } } },
+      `/apimt/${route}/`,
+      { onRequest: rows.length === 1 && rows[0]!.v2 ? guarded(requireV2) : requireUser, schema: { body: ActionRequest, response: { 200: TaskCreatedResponse, '4xx': ErrorEnvelope } } },
       async (request) => {
         const body = request.body as Record<string, JsonValue>;
+        const spec = rows.find((r) => !r.when || at(body, r.when.field) === r.when.equals);
+        if (!spec) throw invalid('TAGSONIC_ERR_TASK_NO_ACTION', `No batch action of /apimt/${route}/ takes this payload.`);
+        if (spec.v2 && rows.length > 1) await requireV2(request);
         await requireAction(ctx, spec.pluginId);
         const selected = await selection(ctx, body);
         const options: Record<string, JsonValue> = {};

@@ -11,6 +11,7 @@ import { filesCapability } from './files.ts';
 import { filesExtraCapability } from './files-extra.ts';
 import { taskAwareDelete, taskAwareMove } from './files-task.ts';
 import { ffmpegCapability, fingerprintCapability } from './media-tools.ts';
+import { withAlbumLoudness } from './loudness.ts';
 import { withConvertPresets } from './ffmpeg-convert.ts';
 import { filesReadCapability } from './files-read.ts';
 import { kvCapability, matchCapability, progressCapability, sourcesCapability, textCapability } from './services.ts';
@@ -38,7 +39,7 @@ export function hostCapabilities(manifest: Manifest, host: PluginHostServices | 
     capabilities.files = files;
   }
   if (grants.tags) capabilities.tags = tagsCapability(manifest.id, host.roots, host.journal, grants.tags.access);
-  if (grants.ffmpeg) capabilities.ffmpeg = withConvertPresets(ffmpegCapability(host.roots, grants.files?.access ?? null), host.roots, grants.files?.access ?? null);
+  if (grants.ffmpeg) capabilities.ffmpeg = withAlbumLoudness(host.roots, withConvertPresets(ffmpegCapability(host.roots, grants.files?.access ?? null), host.roots, grants.files?.access ?? null));
   if (grants.fingerprint) capabilities.fingerprint = fingerprintCapability(host.roots);
   if (grants.sources) {
     capabilities.sources = { ...sourcesCapability(manifest.id, grants.sources.ids, host.searchSource), ...sourceExtrasCapability(grants.sources.ids, host) };

@@ -1,0 +1,109 @@
+/**
+ * batch_update_id3 through the task engine as the batch side bar drives it (spec doc 1 §7 batchUpdateId3): with
+ * `is_regainer: true` it is 回放增益 (plugin replay-gain), otherwise 手动修改 (plugin batch-update-id3). POST →
+ * plan on a worker → items run by the workers' plugin pool → tags read back with ffprobe → the report
+ * (audit_log_detail) → undo_task puts every tag back. Real store, bus, workers, sandbox and files; no mocks.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '@tagsonic/core/config';
+import type { TaskDoc } from '@tagsonic/core/tasks';
+import { buildApp } from '@tagsonic/gateway';
+import { startWorker, type Worker } from '@tagsonic/workers';
+import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
+import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
+import type { Manifest } from '@tagsonic/sdk';
+import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
+import { makeAudio, probeTags } from './support/audio.ts';
+
+const run = promisify(execFile);
+let home: string;
+let rt: Runtime;
+let worker: Worker;
+let app: FastifyInstance;
+let admin: Session;
+let media: string;
+const at = (...parts: string[]) => path.join(media, ...parts);
+
+beforeAll(async () => {
+  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-manual-actions-'));
+  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
+  await rt.users.ensureAdmin(ADMIN_PASSWORD);
+  for (const id of ['replay-gain']) {
+    const { manifest, code } = await builtinPlugin(id);
+    await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
+  }
+  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, plugins: { registry: rt.plugins, store: rt.store } });
+  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
+  await app.ready();
+  admin = await login(app);
+  media = rt.roots.root('media').dir;
+  await mkdir(at('Gain', 'A'), { recursive: true });
+  await mkdir(at('Gain', 'B'), { recursive: true });
+  await makeAudio(at('Gain', 'A', '01.flac'), { seconds: 3, tags: { title: 'One', album: 'A' } });
+  await makeAudio(at('Gain', 'A', '02.mp3'), { seconds: 3, freq: 880, tags: { title: 'Two', album: 'A' } });
+  await makeAudio(at('Gain', 'B', '01.flac'), { seconds: 3, freq: 220, tags: { title: 'Three', album: 'B' } });
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  await worker?.close();
+  await rt?.close();
+  await rm(home, { recursive: true, force: true });
+});
+
+async function finished(taskId: string, timeoutMs = 30_000): Promise<TaskDoc> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const task = await rt.tasks.get(taskId);
+    if (task.status !== 'running') return task;
+    if (Date.now() > until) throw new Error(`task ${taskId} still running: ${JSON.stringify(task.counts)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** loudgain's album-mode values for these files (nothing written). */
+async function loudgain(files: string[]): Promise<Map<string, number>> {
+  const { stdout } = await run('loudgain', ['-s', 's', '-a', '-O', ...files]);
+  const out = new Map<string, number>();
+  for (const line of stdout.trim().split('\n').slice(1)) {
+    const cols = line.split('\t');
+    out.set(cols[0] === 'Album' ? 'Album' : cols[0]!, Number.parseFloat(cols[8]!));
+  }
+  return out;
+}
+
+describe('batch_update_id3', () => {
+  it('is_regainer: replay gain per folder album, as the side bar sends it; undo_task removes the tags again', async () => {
+    const payload = { file_full_path: media, select_data: [{ icon: 'icon-folder', name: 'Gain', title: 'Gain' }], music_info: {}, is_regainer: true };
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/batch_update_id3/', payload));
+    expect(res.message).toBe('创建成功！ 任务在后台努力运行中');
+    expect(res.data.total).toBe(2); // one item per folder
+    const task = await finished(res.data.task_id);
+    expect(task).toMatchObject({ kind: 'action:replay-gain', action: '回放增益', status: 'success', counts: { success: 2 } });
+
+    const albumA = [at('Gain', 'A', '01.flac'), at('Gain', 'A', '02.mp3')];
+    const ref = await loudgain(albumA);
+    for (const file of albumA) {
+      const tags = await probeTags(file);
+      expect(Math.abs(Number.parseFloat(tags.replaygain_track_gain!) - ref.get(file)!)).toBeLessThanOrEqual(0.1);
+      expect(Math.abs(Number.parseFloat(tags.replaygain_album_gain!) - ref.get('Album')!)).toBeLessThanOrEqual(0.1);
+      expect(tags.replaygain_track_peak).toMatch(/^\d\.\d{6}$/);
+    }
+    const b = await probeTags(at('Gain', 'B', '01.flac'));
+    expect(b.replaygain_album_gain).toBe(b.replaygain_track_gain);
+
+    const detail = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${res.data.task_id}`)).data;
+    expect(detail.success_count).toBe(2);
+    expect(detail.success.flatMap((row: { changes: Array<{ field: string }> }) => row.changes.map((c) => c.field))).toContain('replaygain_album_gain');
+
+    const undo = expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: res.data.task_id }));
+    expect(undo.data.undone).toBe(3);
+    for (const file of [...albumA, at('Gain', 'B', '01.flac')]) expect((await probeTags(file)).replaygain_track_gain).toBeUndefined();
+  }, 60_000);
+});
