@@ -135,7 +135,7 @@ describe('auto scrape through the route', () => {
     // Title and artist agree, the file had no album: a 宽松模式 match to review, with its raw values.
     expect(report.mode_name).toBe('宽松模式');
     expect(report.mode_success).toEqual([expect.objectContaining({
-      name: '01 晴天.mp3', title: '晴天', artist: '周杰伦', album: '叶惠美', similar: 4, extra: { raw_title: '晴天', raw_artist: '周杰伦', raw_album: null },
+      name: '01 晴天.mp3', title: '晴天', artist: '周杰伦', album: '叶惠美', similar: 2, extra: { raw_title: '晴天', raw_artist: '周杰伦', raw_album: null },
     })]);
     expect(report.mode_success[0].changes.map((c: { field: string }) => c.field)).toEqual(['album', 'album_img', 'year', 'lyrics']);
     // No artist and no album on the file, and nothing found.

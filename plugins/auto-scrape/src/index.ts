@@ -7,7 +7,7 @@
  * own source (`caps.sources.lyrics`) and its cover downloaded by the host (`caps.sources.cover`).
  *
  * Report (the task report's sections): an exact match on title, artist and album is a plain success (完全匹配); any
- * other accepted match is a success with `mode_name` and `similar` (模式匹配, to review: raw vs new values); a track
+ * other accepted match is a success with `mode_name` and `similar` (0–3; 模式匹配, to review: raw vs new values); a track
  * with no accepted candidate is a miss whose `miss` says what the file lacked (artist, album, both, or `tag` when it
  * had them), with the best candidates seen so the report can offer them.
  *
@@ -166,7 +166,7 @@ export default defineBatchAction<Grants>({
       artist: (next.artist as string | null) ?? track.artist,
       album: (next.album as string | null) ?? track.album,
       ...raw,
-      similar: Math.max(0, sum(chosen)),
+      similar: similarity(chosen),
       ...(exact ? {} : { mode_name: MODE_NAMES[opts.mode] }),
       ...(notes.length ? { notes } : {}),
       ...(opts.ignored.length ? { ignored: opts.ignored } : {}),
@@ -213,6 +213,12 @@ function pick(ranked: Ranked[], folder: FolderAlbum | null, track: TrackInfo, mo
 }
 
 const sum = (c: Ranked) => c.title_score + c.artist_score + c.album_score;
+
+/**
+ * The report's `similar`: title, artist and album agreement each in [0, 1] (the matcher's 2 exact, 1 contained,
+ * 0 none; another artist counts 0), summed to 0–3 as the report divides it by 3.
+ */
+const similarity = (c: Ranked) => (Math.max(0, c.title_score) + Math.max(0, c.artist_score) + Math.max(0, c.album_score)) / 2;
 
 /** Which missed list a track goes to: what the file lacked to search with. */
 function missKind(track: TrackInfo): 'artist_album' | 'artist' | 'album' | 'tag' {
