@@ -53,6 +53,8 @@ export const ACTION_ROUTES: readonly ActionRoute[] = [
   { route: 'tidy_folder', pluginId: 'tidy-folder', action: '整理文件夹' },
   { route: 'remove_null_folder', pluginId: 'remove-null-folder', action: '删除空文件夹' },
   { route: 'check_file_duplicates', pluginId: 'check-duplicate', action: '重复检查', v2: true },
+  { route: 'format_music_type', pluginId: 'format-music', action: '格式转换' },
+  { route: 'split_cue', pluginId: 'split-cue', action: '切割音轨' },
   { route: 'batch_update_id3', pluginId: 'replay-gain', action: '回放增益', when: { field: 'is_regainer', equals: true } },
   { route: 'batch_auto_update_id3', pluginId: 'auto-scrape', action: '自动刮削', rate: { field: 'music_info.scrape_rate', default: 1 } },
 ];
