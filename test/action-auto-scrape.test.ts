@@ -24,6 +24,7 @@ import type { Manifest } from '@tagsonic/sdk';
 import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
 import { makeAudio, probeTags } from './support/audio.ts';
 import { sourceFake, type FakeAnswer } from './support/source-fake.ts';
+import { sourceExtrasCapability } from '../workers/src/plugin-runtime/capabilities/source-extras.ts';
 
 const run = promisify(execFile);
 const HASH = 'B8B4E2E5A5E56B4C3E0A1C2D3E4F5A6B';
@@ -42,6 +43,8 @@ const fake = sourceFake('kugou', (p, query): FakeAnswer => {
   if (p === '/v2/search/song') {
     const keyword = query.get('keyword') ?? '';
     if (keyword.startsWith('nothing')) return [200, 'application/json', found([])];
+    // A cover on a loopback address no administrator configured: the host refuses to download it.
+    if (keyword.startsWith('elsewhere')) return [200, 'application/json', found([{ ...sunny(fake.baseUrl()), Image: 'http://127.0.0.1:9/stdmusic/{size}/x.jpg' }])];
     if (keyword.startsWith('七里香')) return [200, 'application/json', found([{ ...sunny(fake.baseUrl()), SongName: '七里香', FileHash: 'C'.repeat(32), AlbumName: '七里香', PublishTime: '2004-08-03 00:00:00', Image: `${fake.baseUrl()}/stdmusic/{size}/qlx.jpg` }])];
     return [200, 'application/json', found([sunny(fake.baseUrl()), { ...sunny(fake.baseUrl()), SongName: '晴天 (Live)', FileHash: '0F1E2D3C4B5A69788796A5B4C3D2E1F0', AlbumName: '地表最强', Duration: 301 }])];
   }
@@ -198,12 +201,45 @@ describe('auto scrape through the route', () => {
     expect(fake.seen.length).toBe(searches);
   }, 60_000);
 
+  it('a cover the host may not download is left out and said in the report; the other fields are written', async () => {
+    const dir = path.join(media, 'Elsewhere');
+    await mkdir(dir, { recursive: true });
+    await makeAudio(path.join(dir, 'x.mp3'), { seconds: 4, tags: { title: 'elsewhere 晴天', artist: '周杰伦' } });
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/batch_auto_update_id3/', { ...select('Elsewhere'), music_info: { source_list: ['kugou'], scrape_rate: 20 } }));
+    expect(await finished(res.data.task_id)).toMatchObject({ counts: { success: 1 } });
+    const row = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${res.data.task_id}`)).data.mode_success[0];
+    expect(row.changes.map((c: { field: string }) => c.field)).toEqual(['album', 'year', 'lyrics']);
+    expect(row.report.notes).toEqual([expect.stringMatching(/^cover: The cover could not be downloaded from 127\.0\.0\.1:9/)]);
+    const tags = await probeTags(path.join(dir, 'x.mp3'));
+    expect(tags.album).toBe('叶惠美');
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-show_streams', '-of', 'json', path.join(dir, 'x.mp3')]);
+    expect((JSON.parse(stdout) as { streams: Array<{ codec_type: string }> }).streams.map((st) => st.codec_type)).toEqual(['audio']);
+  }, 60_000);
+
   it('refuses a mode or source it does not know before queueing anything', async () => {
     const bad = await call(app, admin, 'POST', '/apimt/batch_auto_update_id3/', payload({ select_mode: 'fuzzy' }));
     // The plan's refusal is the request's error (the engine answers a plugin's error with its code and words).
     expect(bad.json()).toMatchObject({ result: false, message: 'select_mode must be one of simple, normal, hard', data: { error: 'TAGSONIC_ERR_PLUGIN_INVALID' } });
     const unknown = await call(app, admin, 'POST', '/apimt/batch_auto_update_id3/', payload({ source_list: ['kugou', 'napster'] }));
     expect(unknown.json()).toMatchObject({ result: false, message: expect.stringContaining('source_list: napster cannot be searched'), data: { error: 'TAGSONIC_ERR_PLUGIN_INVALID' } });
-    expect((await rt.tasks.findTasks({ kind: 'action:auto-scrape' })).length).toBe(7);
+    expect((await rt.tasks.findTasks({ kind: 'action:auto-scrape' })).length).toBe(8);
+  });
+});
+
+describe('sources.lyrics / sources.cover (host capability)', () => {
+  const asked: string[] = [];
+  const caps = sourceExtrasCapability(['kugou'], {
+    sourceLyrics: async (id, songId) => (asked.push(`lyrics ${id} ${songId}`), 'lrc'),
+    downloadCover: async (id, url) => (asked.push(`cover ${id} ${url}`), { mime: 'image/jpeg', data: new Uint8Array([0xff, 0xd8]) }),
+  });
+  const invoke = (name: string, options: unknown) => Promise.resolve().then(() => caps[name]!([options as never], undefined as never));
+
+  it('asks only the granted sources, for a song id and an http(s) URL', async () => {
+    await expect(invoke('lyrics', { id: 'kugou', songId: 42 })).resolves.toBe('lrc');
+    await expect(invoke('cover', { id: 'kugou', url: 'https://imge.kugou.com/x.jpg' })).resolves.toMatchObject({ mime: 'image/jpeg' });
+    await expect(invoke('lyrics', { id: 'netease', songId: '1' })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_DENIED' });
+    await expect(invoke('cover', { id: 'kugou', url: 'file:///etc/passwd' })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+    await expect(invoke('lyrics', { id: 'kugou', songId: '' })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+    expect(asked).toEqual(['lyrics kugou 42', 'cover kugou https://imge.kugou.com/x.jpg']);
   });
 });
