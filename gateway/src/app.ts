@@ -28,6 +28,7 @@ import { auditLogRoutes } from './routes/audit-log.ts';
 import { deleteFilesRoutes } from './routes/delete-files.ts';
 import { runtimeLogRoutes } from './routes/runtime-log.ts';
 import { deleteTrackRoutes } from './routes/delete-track.ts';
+import { watcherRoutes } from './routes/watcher.ts';
 import { registerSubsonic } from './subsonic/index.ts';
 import { RequestLog } from './request-log.ts';
 
@@ -76,6 +77,7 @@ export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions 
     await deleteFilesRoutes(dashboardApi, ctx);
     await runtimeLogRoutes(dashboardApi, ctx);
     await deleteTrackRoutes(dashboardApi, ctx);
+    await watcherRoutes(dashboardApi, ctx);
   });
   await healthRoutes(app, ctx);
   await registerSubsonic(app, ctx);

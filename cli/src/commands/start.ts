@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker } from '@tagsonic/workers';
 import { LibraryWatcher, WATCH_SCHEDULE } from '@tagsonic/workers/scanner';
+import { DownloadWatcher, DOWNLOAD_WATCH_SCHEDULE } from '@tagsonic/workers/watcher';
 import cron from 'node-cron';
 import { SubsonicCredentials } from '@tagsonic/core/users';
 import { loadConfig, VERSION } from '@tagsonic/core/config';
@@ -85,6 +86,18 @@ export async function start(options: StartOptions): Promise<void> {
     closers.unshift(async () => void (await watch.destroy()));
     // Files added while Tagsonic was stopped are picked up now, not at the first scheduled tick.
     void check();
+    // The download-folder watcher: new downloads, once finished, are scraped with the background settings and tidied.
+    const downloads = new DownloadWatcher({ roots: rt.roots, store: rt.store, tasks: rt.tasks, bus: rt.bus });
+    const round = async () => {
+      try {
+        const r = await downloads.tick();
+        if (r.scrapeTaskId || r.tidyTaskId) beat.info(`download folder: ${r.scrapeTaskId ? `后台刮削 task ${r.scrapeTaskId}` : ''}${r.scrapeTaskId && r.tidyTaskId ? ', ' : ''}${r.tidyTaskId ? `整理文件夹 task ${r.tidyTaskId}` : ''} queued`);
+      } catch (e) {
+        beat.warn({ err: e }, 'download-folder watcher');
+      }
+    };
+    const downloadWatch = cron.schedule(DOWNLOAD_WATCH_SCHEDULE, round, { name: 'download-watcher', noOverlap: true });
+    closers.unshift(async () => void (await downloadWatch.destroy()));
   }
   if (options.gateway) {
     processLogs.serve('gunicorn', 'nginx');

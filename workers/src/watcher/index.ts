@@ -1,0 +1,1 @@
+export { DownloadWatcher, DOWNLOAD_WATCH_SCHEDULE, DOWNLOAD_WATCH_COLLECTION, WATCHER_STATE_COLLECTION, WATCHER_STATE_ID, WATCHER_ACTOR, scrapeOptions, type DownloadWatcherDeps, type WatchRound, type WatchedFileDoc, type WatcherStateDoc } from './download-watcher.ts';
