@@ -136,3 +136,19 @@ describe('download-folder watcher', () => {
     expect(rounds.filter((r) => r.skipped === 'busy')).toHaveLength(1);
   });
 });
+
+describe('download-folder watcher with impossible tidy settings', () => {
+  it('reports why it could not tidy, leaves the files where they are and does not try again', async () => {
+    await rt.store.collection('settings').updateOne({ _id: 'system' }, { $set: { root_path: '/etc' } });
+    const file = path.join(download, 'Elsewhere', '晴天.mp3');
+    await mkdir(path.dirname(file), { recursive: true });
+    await makeAudio(file, { seconds: 4, tags: { title: '晴天', artist: '周杰伦' } });
+    expect(await watcher.tick()).toEqual({ files: 1, waiting: 1 });
+    const scraped = await watcher.tick();
+    await finished(scraped.scrapeTaskId!);
+    const next = await watcher.tick();
+    expect(next.tidyError).toMatch(/root_path/);
+    expect(await listFiles(download)).toEqual(['.partial.mp3', path.join('Elsewhere', '晴天.mp3')]);
+    expect(await watcher.tick()).toEqual({ files: 1, waiting: 0 });
+  });
+});

@@ -64,6 +64,8 @@ export interface WatchRound {
   waiting: number;
   scrapeTaskId?: string;
   tidyTaskId?: string;
+  /** Why the files whose scrape ended could not be tidied (they stay in the download folder, left alone). */
+  tidyError?: string;
 }
 
 export interface DownloadWatcherDeps {
@@ -134,9 +136,14 @@ export class DownloadWatcher {
       .filter((file) => !path.relative(root.dir, file).split(path.sep).some((segment) => segment.startsWith('.')));
     const round: WatchRound = { files: found.length, waiting: 0 };
 
-    // Tidy what a finished scrape left; before the new scrape, so one round moves on both.
-    const tidied = await this.tidyAfterScrape(settings);
-    if (tidied) round.tidyTaskId = tidied;
+    // Tidy what a finished scrape left; before the new scrape, so one round moves on both. A tidy the settings
+    // make impossible (a root_path outside the media folders) is reported and never holds up new downloads.
+    try {
+      const tidied = await this.tidyAfterScrape(settings);
+      if (tidied) round.tidyTaskId = tidied;
+    } catch (error) {
+      round.tidyError = (error as Error).message;
+    }
 
     const ready: string[] = [];
     for (const file of found) {
@@ -191,7 +198,12 @@ export class DownloadWatcher {
           dir_list: mode === 'move' ? [] : Array.isArray(settings.dir_list) ? settings.dir_list : [{ value: 'artist' }, { value: 'album' }],
           rule_form: mode === 'tidy' && settings.rule_form && typeof settings.rule_form === 'object' ? settings.rule_form : { is_clean_music: false },
         };
-        taskId = await this.createActionTask('tidy-folder', '整理文件夹', present, options, null);
+        try {
+          taskId = await this.createActionTask('tidy-folder', '整理文件夹', present, options, null);
+        } catch (error) {
+          for (const file of due) await this.files.updateOne({ _id: file }, { $set: { tidyTaskId: 'none' } });
+          throw error;
+        }
       }
     }
     for (const file of due) await this.files.updateOne({ _id: file }, { $set: { tidyTaskId: taskId } });
