@@ -43,6 +43,7 @@ const fake = sourceFake('kugou', (p, query): FakeAnswer => {
   if (p === '/v2/search/song') {
     const keyword = query.get('keyword') ?? '';
     if (keyword.startsWith('nothing')) return [200, 'application/json', found([])];
+    if (keyword.startsWith('outage')) return [502, 'text/html', '<html><body>502 Bad Gateway</body></html>'];
     // A cover on a loopback address no administrator configured: the host refuses to download it.
     if (keyword.startsWith('elsewhere')) return [200, 'application/json', found([{ ...sunny(fake.baseUrl()), Image: 'http://127.0.0.1:9/stdmusic/{size}/x.jpg' }])];
     if (keyword.startsWith('七里香')) return [200, 'application/json', found([{ ...sunny(fake.baseUrl()), SongName: '七里香', FileHash: 'C'.repeat(32), AlbumName: '七里香', PublishTime: '2004-08-03 00:00:00', Image: `${fake.baseUrl()}/stdmusic/{size}/qlx.jpg` }])];
@@ -216,13 +217,23 @@ describe('auto scrape through the route', () => {
     expect((JSON.parse(stdout) as { streams: Array<{ codec_type: string }> }).streams.map((st) => st.codec_type)).toEqual(['audio']);
   }, 60_000);
 
+  it('a track no source could be asked about fails with each source\'s reason (a source that is not installed included)', async () => {
+    const dir = path.join(media, 'Outage');
+    await mkdir(dir, { recursive: true });
+    await makeAudio(path.join(dir, 'y.mp3'), { seconds: 2, tags: { title: 'outage song' } });
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/batch_auto_update_id3/', { ...select('Outage'), music_info: { source_list: ['kugou', 'netease'], scrape_rate: 20 } }));
+    expect(await finished(res.data.task_id)).toMatchObject({ counts: { fail: 1 } });
+    const [row] = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${res.data.task_id}`)).data.fail;
+    expect(row.reason).toMatch(/^every source failed: kugou: Kugou answered HTTP 502 to \/v2\/search\/song\.; netease: /);
+  }, 60_000);
+
   it('refuses a mode or source it does not know before queueing anything', async () => {
     const bad = await call(app, admin, 'POST', '/apimt/batch_auto_update_id3/', payload({ select_mode: 'fuzzy' }));
     // The plan's refusal is the request's error (the engine answers a plugin's error with its code and words).
     expect(bad.json()).toMatchObject({ result: false, message: 'select_mode must be one of simple, normal, hard', data: { error: 'TAGSONIC_ERR_PLUGIN_INVALID' } });
     const unknown = await call(app, admin, 'POST', '/apimt/batch_auto_update_id3/', payload({ source_list: ['kugou', 'napster'] }));
     expect(unknown.json()).toMatchObject({ result: false, message: expect.stringContaining('source_list: napster cannot be searched'), data: { error: 'TAGSONIC_ERR_PLUGIN_INVALID' } });
-    expect((await rt.tasks.findTasks({ kind: 'action:auto-scrape' })).length).toBe(8);
+    expect((await rt.tasks.findTasks({ kind: 'action:auto-scrape' })).length).toBe(9);
   });
 });
 

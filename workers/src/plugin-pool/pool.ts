@@ -25,6 +25,8 @@ export const PLUGIN_NOT_A_SOURCE = 'TAGSONIC_ERR_PLUGIN_NOT_A_SOURCE';
 export const PLUGIN_NOT_AN_ACTION = 'TAGSONIC_ERR_PLUGIN_NOT_AN_ACTION';
 
 const DEFAULT_FLUSH_EVERY_MS = 5_000;
+/** sources.cover: one download, redirects included. */
+const COVER_TIMEOUT_MS = 6_000;
 
 export interface PluginPoolOptions {
   registry: PluginRegistry;
@@ -234,7 +236,8 @@ export class PluginPool {
     const trusted = [env[`TAGSONIC_SOURCE_URL_${source.toUpperCase().replace(/-/g, '_')}`]?.trim() ?? ''];
     const record = await this.#options.registry.get(source);
     if (record?.settings.baseUrl) trusted.push(record.settings.baseUrl);
-    const cover = await downloadCover(url, { trustedOrigins: trusted.filter(Boolean) });
+    // Well inside the scraping item's own limit (25 s), which also waits on its searches and the lyrics.
+    const cover = await downloadCover(url, { trustedOrigins: trusted.filter(Boolean), timeoutMs: COVER_TIMEOUT_MS });
     if (cover.mime === 'image/webp') {
       throw new TagsonicError('invalid', COVER_FETCH_FAILED, `The cover at ${new URL(url).host} is a WebP picture; only JPEG and PNG can be embedded.`, { details: { url, reason: 'not_picture' } });
     }
