@@ -127,6 +127,9 @@ describe('split-cue', () => {
     const results = await action.runAll([at('bad')], { target_format: 'flac' });
     expect(results).toHaveLength(1);
     expect(results[0]!.result).toMatchObject({ status: 'fail', reason: expect.stringContaining('line 3: bad INDEX time 00:99:00') });
+    await expect(action.plan([at('bad', 'image.wav')], { target_format: 'flac' })).resolves.toMatchObject({ items: [{ key: at('bad', 'image.cue') }] });
+    await mkdir(at('nocue'), { recursive: true });
+    await expect(action.plan([at('nocue')], { target_format: 'flac' })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID', message: expect.stringContaining('no .cue sheet in the selection') });
     await expect(action.plan([at('bad')], { target_format: 'aiff' })).rejects.toMatchObject({ message: expect.stringContaining('target_format must be one of') });
   });
 });

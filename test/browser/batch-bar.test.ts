@@ -6,7 +6,7 @@
  * with the server's message. Screenshots (light/dark, desktop/narrow) go to test/browser/screenshots/batch-*.png.
  */
 import { execFile } from 'node:child_process';
-import { access, rm } from 'node:fs/promises';
+import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -373,6 +373,40 @@ describe('batch side bar', () => {
     // Applying closed the dialog and the drawer.
     await form('tidy').waitFor({ state: 'detached' });
   }, 90_000);
+
+  it('format conversion and track split on the real server: 创建成功！ and the new files on disk', async () => {
+    const dir = path.join(home.media, 'convert-cue');
+    await mkdir(dir, { recursive: true });
+    const run = promisify(execFile);
+    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=f=440:d=2', '-metadata', 'title=Tone', '-c:a', 'libmp3lame', path.join(dir, 'tone.mp3')]);
+    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=f=330:d=4:sample_rate=44100', '-ac', '2', '-c:a', 'flac', path.join(dir, 'CD.flac')]);
+    await writeFile(path.join(dir, 'CD.cue'), 'TITLE "Alpha"\nFILE "CD.flac" WAVE\n  TRACK 01 AUDIO\n    TITLE "One"\n    INDEX 01 00:00:00\n  TRACK 02 AUDIO\n    TITLE "Two"\n    INDEX 01 00:02:00\n');
+    const codec = async (file: string) => (await run('ffprobe', ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', file])).stdout.trim();
+    const exists = (file: string) => access(file).then(() => true, () => false);
+    await goToFolder(home.media);
+    await box('convert-cue').click();
+    await page.getByTestId('batch-bar').waitFor();
+
+    await open('cue');
+    await form('cue').locator('select[data-option="target_format"]').selectOption('wav');
+    await submit().click();
+    await notice('创建成功！').waitFor();
+    await cancel('cue');
+    for (const name of ['01 - One.wav', '02 - Two.wav']) await expect.poll(() => exists(path.join(dir, name)), { timeout: 30_000 }).toBe(true);
+    expect(await codec(path.join(dir, '02 - Two.wav'))).toBe('pcm_s16le');
+
+    await open('convert');
+    await form('convert').locator('select[data-option="music_type"]').selectOption('ogg');
+    await submit().click();
+    await notice('创建成功！').waitFor();
+    await page.screenshot({ path: '/tmp/shots-convert/convert-created.png' });
+    await cancel('convert');
+    await expect.poll(() => exists(path.join(dir, 'tone.ogg')), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => codec(path.join(dir, 'tone.ogg')), { timeout: 10_000 }).toBe('vorbis');
+    expect(await probedTitle(path.join(dir, 'tone.ogg'))).toBe('Tone');
+    expect(await exists(path.join(dir, 'tone.mp3'))).toBe(true); // is_keep_source is on by default
+    await box('convert-cue').click();
+  }, 120_000);
 
   it('批量设置 saves the scanning settings in the browser and says a reload applies them', async () => {
     await tickAlbum();

@@ -107,6 +107,8 @@ export default defineBatchAction<Grants>({
       if (entry) await walk(entry);
     }
 
+    // Nothing to cut is the request's error, said at once, rather than a task of no items.
+    if (sheets.size === 0) throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', 'no .cue sheet in the selection: tick the .cue files, their images or the folders holding them');
     const items: BatchItem[] = [];
     for (const [index, cue] of [...sheets].sort().entries()) {
       const failing = (reason: string) => items.push({ key: cue, paths: [cue], data: { error: reason } });
