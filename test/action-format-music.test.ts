@@ -103,6 +103,14 @@ describe('format-music', () => {
     expect(Math.round(Number(info.format.bit_rate) / 1000)).toBeGreaterThanOrEqual(90);
     expect(Math.round(Number(info.format.bit_rate) / 1000)).toBeLessThanOrEqual(130) // a 3 s file: the container's header weighs in;
     expect(await probeTags(at('Album', 'song.wma'))).toMatchObject({ title: '晴天', artist: '周杰伦' });
+    // mp3 → mp3 at 64 kbps without keeping the source: the new file takes the source's name.
+    const before = (await probe(at('Album', 'song.mp3'))).format.bit_rate;
+    const smaller = await action.runItem({ key: at('Album', 'song.mp3'), paths: [at('Album', 'song.mp3')] }, { music_type: 'mp3', bit_rate: 64, sample_rate: -1, is_keep_source: false });
+    expect(smaller).toMatchObject({ status: 'success', changes: [{ kind: 'convert', after: at('Album', 'song.mp3') }, { kind: 'delete' }] });
+    expect(Number(before)).toBeGreaterThan(100_000);
+    expect(Number((await probe(at('Album', 'song.mp3'))).format.bit_rate)).toBeLessThan(80_000);
+    expect(await probeTags(at('Album', 'song.mp3'))).toMatchObject({ title: '晴天', artist: '周杰伦' });
+    expect((await listFiles(at('Album'))).filter((f) => f.startsWith('song'))).toEqual(['song.flac', 'song.mp3', 'song.wma']);
     const same = await action.runItem({ key: at('Album', 'song.mp3'), paths: [at('Album', 'song.mp3')] }, { music_type: 'keep', bit_rate: -1, sample_rate: -1 });
     expect(same).toMatchObject({ status: 'skip', reason: expect.stringContaining('nothing to convert') });
   }, 60_000);

@@ -58,8 +58,11 @@ export default defineBatchAction<Grants>({
 
     let name = await freeName(caps, source, target);
     if (!name) return { status: 'fail', reason: `no free name for the ${target} file beside ${source}` };
+    // Re-encoding into the source's own format without keeping it: the new file takes the source's name once the
+    // source is in the trash (written under a free name first, so the source is never overwritten).
+    const inPlace = !convert.keepSource && candidateName(source, target, 1) === source;
     const report: Record<string, JsonValue> = { format: target, bitrate_kbps: kbps, sample_rate: sampleRate ?? probe.sampleRate, source_codec: probe.codec };
-    const changes: BatchChange[] = [{ path: source, kind: 'convert', before: source, after: name.path }];
+    const changes: BatchChange[] = [{ path: source, kind: 'convert', before: source, after: inPlace ? source : name.path }];
     if (!convert.keepSource) changes.push({ path: source, kind: 'delete', before: source, after: null });
     if (dryRun) return { status: 'success', changes, report };
 
@@ -73,7 +76,7 @@ export default defineBatchAction<Grants>({
         const next = await freeName(caps, source, target, name.n + 1);
         if (!next) return { status: 'fail', reason: `no free name for the ${target} file beside ${source}` };
         name = next;
-        changes[0]!.after = name.path;
+        if (!inPlace) changes[0]!.after = name.path;
       }
     }
 
@@ -93,7 +96,14 @@ export default defineBatchAction<Grants>({
       try {
         await caps.files.delete({ path: source });
       } catch (error) {
-        return { status: 'fail', reason: `converted to ${name.path}, but the source could not be moved to the trash: ${errorText(error)}`, changes: changes.slice(0, 1), report };
+        return { status: 'fail', reason: `converted to ${name.path}, but the source could not be moved to the trash: ${errorText(error)}`, changes: [{ ...changes[0]!, after: name.path }], report };
+      }
+      if (inPlace) {
+        try {
+          await caps.files.move({ from: name.path, to: source });
+        } catch (error) {
+          return { status: 'fail', reason: `converted to ${name.path} and the source is in the trash, but the new file could not take its name: ${errorText(error)}`, changes: [{ ...changes[0]!, after: name.path }, changes[1]!], report };
+        }
       }
     }
     return { status: 'success', changes, report };
