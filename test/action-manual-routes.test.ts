@@ -5,7 +5,7 @@
  * (audit_log_detail) → undo_task puts every tag back. Real store, bus, workers, sandbox and files; no mocks.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import path from 'node:path';
@@ -34,7 +34,7 @@ beforeAll(async () => {
   home = await mkdtemp(path.join(tmpdir(), 'tagsonic-manual-actions-'));
   rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
   await rt.users.ensureAdmin(ADMIN_PASSWORD);
-  for (const id of ['replay-gain']) {
+  for (const id of ['replay-gain', 'batch-update-id3']) {
     const { manifest, code } = await builtinPlugin(id);
     await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
   }
@@ -48,6 +48,11 @@ beforeAll(async () => {
   await makeAudio(at('Gain', 'A', '01.flac'), { seconds: 3, tags: { title: 'One', album: 'A' } });
   await makeAudio(at('Gain', 'A', '02.mp3'), { seconds: 3, freq: 880, tags: { title: 'Two', album: 'A' } });
   await makeAudio(at('Gain', 'B', '01.flac'), { seconds: 3, freq: 220, tags: { title: 'Three', album: 'B' } });
+  await mkdir(at('Edit', '叶惠美'), { recursive: true });
+  await makeAudio(at('Edit', '叶惠美', '01 周杰伦 - 以父之名.flac'), { tags: { title: 'a', artist: '周杰伦' } });
+  await makeAudio(at('Edit', '叶惠美', '02. 晴天.mp3'), { tags: { title: 'b', artist: '周杰伦' } });
+  await writeFile(at('Edit', '叶惠美', 'cover.jpg'), 'the user\'s own cover bytes');
+  await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=blue:s=16x16', '-frames:v', '1', at('blue.jpg')]);
 }, 60_000);
 
 afterAll(async () => {
@@ -105,5 +110,38 @@ describe('batch_update_id3', () => {
     const undo = expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: res.data.task_id }));
     expect(undo.data.undone).toBe(3);
     for (const file of [...albumA, at('Gain', 'B', '01.flac')]) expect((await probeTags(file)).replaygain_track_gain).toBeUndefined();
+  }, 60_000);
+
+  it('manual edit: templates per track as the side bar sends them, the folder cover saved (the old one to the trash); undo_task puts the tags back', async () => {
+    const jpeg = await readFile(at('blue.jpg'));
+    const music_info = {
+      title: '${file_song_name}', album: '${parent_path}', year: '2003', album_img: `data:image/jpeg;base64,${jpeg.toString('base64')}`,
+      is_save_lyrics_file: false, is_import_lyrics_file: false, is_translate_lyrics: false, is_save_album_cover: true, is_import_album_cover: false,
+    };
+    const payload = { file_full_path: at('Edit'), select_data: [{ icon: 'icon-folder', name: '叶惠美', title: '叶惠美' }], music_info, is_regainer: false };
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/batch_update_id3/', payload));
+    expect(res.data.total).toBe(2);
+    const task = await finished(res.data.task_id);
+    expect(task).toMatchObject({ kind: 'action:batch-update-id3', action: '手动修改', status: 'success', counts: { success: 2 } });
+    const one = await probeTags(at('Edit', '叶惠美', '01 周杰伦 - 以父之名.flac'));
+    const two = await probeTags(at('Edit', '叶惠美', '02. 晴天.mp3'));
+    expect([one.title, one.album, one.date]).toEqual(['以父之名', '叶惠美', '2003']);
+    expect([two.title, two.album, two.date]).toEqual(['晴天', '叶惠美', '2003']);
+    expect(await readFile(at('Edit', '叶惠美', 'cover.jpg'))).toEqual(jpeg);
+    // The user's own cover.jpg was not lost: it is in the task's trash.
+    expect(await readFile(path.join(media, '.tagsonic-trash', res.data.task_id, 'Edit', '叶惠美', 'cover.jpg'), 'utf8')).toBe("the user's own cover bytes");
+
+    const detail = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${res.data.task_id}`)).data;
+    expect(detail.success.flatMap((row: { changes: Array<{ field: string; after: string }> }) => row.changes.filter((c) => c.field === 'title').map((c) => c.after)).sort())
+      .toEqual(['以父之名', '晴天']);
+
+    // A bad dialog refuses the task; nothing is queued.
+    const bad = await call(app, admin, 'POST', '/apimt/batch_update_id3/', { ...payload, music_info: { title: 'x', is_translate_lyrics: true } });
+    expect(bad.statusCode).toBeGreaterThanOrEqual(400);
+    expect(bad.json().message).toContain('is_translate_lyrics');
+
+    expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: res.data.task_id }));
+    expect((await probeTags(at('Edit', '叶惠美', '01 周杰伦 - 以父之名.flac'))).title).toBe('a');
+    expect((await probeTags(at('Edit', '叶惠美', '02. 晴天.mp3'))).title).toBe('b');
   }, 60_000);
 });

@@ -164,6 +164,21 @@ export interface TrackInfo extends TrackTags {
 export interface TagsCapability {
   read(options: { path: string }): Promise<TrackInfo>;
   write(options: { path: string; tags: Partial<TrackTags> }): Promise<{ path: string }>;
+  /**
+   * A `${var}` template (`${artist} - ${title}`, `${file_song_name}`, `${first_artist_letter}` …, the editor's
+   * variables) rendered for the track from its current tags and path; an unknown variable throws naming the known ones.
+   */
+  render(options: { path: string; template: string }): Promise<string>;
+  /** The `.lrc` beside the track (same name), as text; `null` when there is none. */
+  lyricsFile(options: { path: string }): Promise<string | null>;
+  /** The cover picture of the track's folder (cover.jpg, folder.jpg …; other formats as JPEG); `null` when none. */
+  folderCover(options: { path: string }): Promise<Artwork | null>;
+  /**
+   * Writes the track's current lyrics into its `.lrc`, or its embedded cover into its folder's `cover.jpg` (write
+   * grant). Identical bytes already there: `written: false`. A different file is replaced; in a task the old one
+   * goes into the media root's trash first (`.tagsonic-trash/<task>/…`). Nothing to write: `path: null`.
+   */
+  writeSideFile(options: { path: string; kind: 'lyrics' | 'cover' }): Promise<{ path: string | null; written: boolean; replaced: boolean }>;
 }
 
 // ---------------------------------------------------------------- files
@@ -487,7 +502,7 @@ export type CapabilitiesFor<M extends Manifest> = Pick<Capabilities, 'config' | 
   (M['permissions'] extends { ffmpeg: object } ? { ffmpeg: FfmpegCapability } : unknown) &
   (M['permissions'] extends { fingerprint: object } ? { fingerprint: FingerprintCapability } : unknown) &
   (M['permissions'] extends { tags: { access: 'write' } } ? { tags: TagsCapability }
-    : M['permissions'] extends { tags: object } ? { tags: Pick<TagsCapability, 'read'> } : unknown) &
+    : M['permissions'] extends { tags: object } ? { tags: Pick<TagsCapability, 'read' | 'render' | 'lyricsFile' | 'folderCover'> } : unknown) &
   (M['permissions'] extends { files: { access: 'write' } } ? { files: FilesCapability }
     : M['permissions'] extends { files: object } ? { files: Pick<FilesCapability, 'list' | 'stat' | 'hash' | 'readBytes'> } : unknown);
 

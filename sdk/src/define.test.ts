@@ -26,7 +26,7 @@ describe('define helpers', () => {
   it('CapabilitiesFor grants exactly what the manifest lists', () => {
     type Caps = CapabilitiesFor<typeof manifest>;
     expectTypeOf<Caps['http']>().toEqualTypeOf<HttpCapability>();
-    expectTypeOf<Caps['tags']>().toEqualTypeOf<Pick<TagsCapability, 'read'>>();
+    expectTypeOf<Caps['tags']>().toEqualTypeOf<Pick<TagsCapability, 'read' | 'render' | 'lyricsFile' | 'folderCover'>>();
     expectTypeOf<Caps>().not.toHaveProperty('files');
     expectTypeOf<Caps>().not.toHaveProperty('ffmpeg');
     type Writer = CapabilitiesFor<{ permissions: { files: { access: 'write'; reason: 'x' } } } & typeof manifest>;

@@ -56,6 +56,7 @@ export const ACTION_ROUTES: readonly ActionRoute[] = [
   { route: 'format_music_type', pluginId: 'format-music', action: '格式转换' },
   { route: 'split_cue', pluginId: 'split-cue', action: '切割音轨' },
   { route: 'batch_update_id3', pluginId: 'replay-gain', action: '回放增益', when: { field: 'is_regainer', equals: true } },
+  { route: 'batch_update_id3', pluginId: 'batch-update-id3', action: '手动修改' },
   { route: 'batch_auto_update_id3', pluginId: 'auto-scrape', action: '自动刮削', rate: { field: 'music_info.scrape_rate', default: 1 } },
 ];
 

@@ -16,6 +16,7 @@ import { withConvertPresets } from './ffmpeg-convert.ts';
 import { filesReadCapability } from './files-read.ts';
 import { kvCapability, matchCapability, progressCapability, sourcesCapability, textCapability } from './services.ts';
 import { tagsCapability } from './tags.ts';
+import { tagsSideCapability } from './tags-side.ts';
 import { sourceExtrasCapability } from './source-extras.ts';
 
 export { KV_LIMITS, PLUGIN_KV_COLLECTION } from './services.ts';
@@ -38,7 +39,7 @@ export function hostCapabilities(manifest: Manifest, host: PluginHostServices | 
     if (files.delete) files.delete = taskAwareDelete(manifest.id, host.roots, host.journal, files.delete);
     capabilities.files = files;
   }
-  if (grants.tags) capabilities.tags = tagsCapability(manifest.id, host.roots, host.journal, grants.tags.access);
+  if (grants.tags) capabilities.tags = { ...tagsCapability(manifest.id, host.roots, host.journal, grants.tags.access), ...tagsSideCapability(host.roots, grants.tags.access) };
   if (grants.ffmpeg) capabilities.ffmpeg = withAlbumLoudness(host.roots, withConvertPresets(ffmpegCapability(host.roots, grants.files?.access ?? null), host.roots, grants.files?.access ?? null));
   if (grants.fingerprint) capabilities.fingerprint = fingerprintCapability(host.roots);
   if (grants.sources) {
