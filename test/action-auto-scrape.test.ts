@@ -46,6 +46,10 @@ const fake = sourceFake('kugou', (p, query): FakeAnswer => {
     if (keyword.startsWith('outage')) return [502, 'text/html', '<html><body>502 Bad Gateway</body></html>'];
     // A cover on a loopback address no administrator configured: the host refuses to download it.
     if (keyword.startsWith('elsewhere')) return [200, 'application/json', found([{ ...sunny(fake.baseUrl()), Image: 'http://127.0.0.1:9/stdmusic/{size}/x.jpg' }])];
+    if (keyword.startsWith('以父之名')) {
+      const song = { ...sunny(fake.baseUrl()), SongName: '以父之名', FileHash: 'D'.repeat(32), Duration: 4 };
+      return [200, 'application/json', found([{ ...song, FileHash: 'E'.repeat(32), AlbumName: '无与伦比演唱会', PublishTime: '2010-01-01', Image: `${fake.baseUrl()}/stdmusic/{size}/qlx.jpg` }, song])];
+    }
     if (keyword.startsWith('七里香')) return [200, 'application/json', found([{ ...sunny(fake.baseUrl()), SongName: '七里香', FileHash: 'C'.repeat(32), AlbumName: '七里香', PublishTime: '2004-08-03 00:00:00', Image: `${fake.baseUrl()}/stdmusic/{size}/qlx.jpg` }])];
     return [200, 'application/json', found([sunny(fake.baseUrl()), { ...sunny(fake.baseUrl()), SongName: '晴天 (Live)', FileHash: '0F1E2D3C4B5A69788796A5B4C3D2E1F0', AlbumName: '地表最强', Duration: 301 }])];
   }
@@ -183,6 +187,23 @@ describe('auto scrape through the route', () => {
     expect((await embeddedCover(path.join(album, '01 晴天.mp3'))).equals(await embeddedCover(path.join(album, '02 七里香.mp3')))).toBe(true);
   }, 60_000);
 
+  it('is_folder_album: a later track takes its song from the folder\'s album when one of its candidates is on it', async () => {
+    const album = path.join(media, 'Yehuimei');
+    await mkdir(album, { recursive: true });
+    await makeAudio(path.join(album, '01 晴天.mp3'), { seconds: 4, tags: { title: '晴天', artist: '周杰伦' } });
+    await makeAudio(path.join(album, '02 以父之名.mp3'), { seconds: 4, tags: { title: '以父之名', artist: '周杰伦' } });
+    const body = (folderAlbum: boolean) => ({ ...select('Yehuimei'), music_info: { source_list: ['kugou'], is_folder_album: folderAlbum, scrape_rate: 1 }, dry_run: true });
+    const albums = async (taskId: string) => {
+      await finished(taskId);
+      const rows = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${taskId}`)).data.mode_success as Array<{ name: string; album: string; report: { song_id: string } }>;
+      return Object.fromEntries(rows.map((r) => [r.name, `${r.album} ${r.report.song_id.slice(0, 2).toUpperCase()}`]));
+    };
+    // Alone, 以父之名's first candidate is the live album's.
+    expect(await albums(expectOk(await call(app, admin, 'POST', '/apimt/batch_auto_update_id3/', body(false))).data.task_id)).toEqual({ '01 晴天.mp3': '叶惠美 B8', '02 以父之名.mp3': '无与伦比演唱会 EE' });
+    // With the folder as one album (晴天, paced first, decides it), the 叶惠美 candidate is taken.
+    expect(await albums(expectOk(await call(app, admin, 'POST', '/apimt/batch_auto_update_id3/', body(true))).data.task_id)).toEqual({ '01 晴天.mp3': '叶惠美 B8', '02 以父之名.mp3': '叶惠美 DD' });
+  }, 60_000);
+
   it('is_skip_tag keeps the values a file has and fills only the empty fields', async () => {
     const tagged = path.join(media, 'Tagged');
     await mkdir(tagged, { recursive: true });
@@ -233,7 +254,7 @@ describe('auto scrape through the route', () => {
     expect(bad.json()).toMatchObject({ result: false, message: 'select_mode must be one of simple, normal, hard', data: { error: 'TAGSONIC_ERR_PLUGIN_INVALID' } });
     const unknown = await call(app, admin, 'POST', '/apimt/batch_auto_update_id3/', payload({ source_list: ['kugou', 'napster'] }));
     expect(unknown.json()).toMatchObject({ result: false, message: expect.stringContaining('source_list: napster cannot be searched'), data: { error: 'TAGSONIC_ERR_PLUGIN_INVALID' } });
-    expect((await rt.tasks.findTasks({ kind: 'action:auto-scrape' })).length).toBe(9);
+    expect((await rt.tasks.findTasks({ kind: 'action:auto-scrape' })).length).toBe(11);
   });
 });
 
