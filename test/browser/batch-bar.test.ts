@@ -408,6 +408,43 @@ describe('batch side bar', () => {
     await box('convert-cue').click();
   }, 120_000);
 
+  it('manual edit and replay gain on the real server: 创建成功！ and the tags on disk (ffprobe)', async () => {
+    const dir = path.join(home.media, 'manual-regain');
+    await mkdir(dir, { recursive: true });
+    const run = promisify(execFile);
+    for (const [name, f] of [['01 One.flac', 440], ['02 Two.flac', 660]] as const) {
+      await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=f=${f}:d=3`, '-metadata', `title=${name}`, '-metadata', 'album=RG', path.join(dir, name)]);
+    }
+    const tags = async (file: string) => {
+      const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format_tags', '-of', 'json', path.join(dir, file)]);
+      return Object.fromEntries(Object.entries((JSON.parse(stdout) as { format?: { tags?: Record<string, string> } }).format?.tags ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    };
+    await goToFolder(home.media);
+    await box('manual-regain').click();
+    await page.getByTestId('batch-bar').waitFor();
+
+    await open('manual');
+    await form('manual').locator('[data-tag="title"]').fill('${file_song_name}');
+    await form('manual').locator('[data-tag="year"]').fill('1999');
+    await submit().click();
+    await notice('创建成功！').waitFor();
+    await form('manual').waitFor({ state: 'detached' });
+    for (const [file, title] of [['01 One.flac', 'One'], ['02 Two.flac', 'Two']]) {
+      await expect.poll(async () => [(await tags(file)).title, (await tags(file)).date], { timeout: 30_000 }).toEqual([title, '1999']);
+    }
+
+    await open('regain');
+    await submit().click();
+    await form('regain').waitFor({ state: 'detached' });
+    await notice('创建成功！').waitFor();
+    await page.screenshot({ path: '/tmp/shots-manual/regain-created.png' });
+    for (const file of ['01 One.flac', '02 Two.flac']) {
+      await expect.poll(async () => (await tags(file)).replaygain_album_gain ?? '', { timeout: 30_000 }).toMatch(/^[+-]\d+\.\d\d dB$/);
+      expect((await tags(file)).replaygain_track_peak).toMatch(/^\d\.\d{6}$/);
+    }
+    await box('manual-regain').click();
+  }, 120_000);
+
   it('批量设置 saves the scanning settings in the browser and says a reload applies them', async () => {
     await tickAlbum();
     await open('settings');
