@@ -204,6 +204,18 @@ describe('auto scrape through the route', () => {
     expect(await albums(expectOk(await call(app, admin, 'POST', '/apimt/batch_auto_update_id3/', body(true))).data.task_id)).toEqual({ '01 晴天.mp3': '叶惠美 B8', '02 以父之名.mp3': '叶惠美 DD' });
   }, 60_000);
 
+  it('a second scrape of a scraped track changes nothing: same values, same lyrics, the same cover byte for byte', async () => {
+    const dir = path.join(media, 'Twice');
+    await mkdir(dir, { recursive: true });
+    await makeAudio(path.join(dir, '晴天.mp3'), { seconds: 4, tags: { title: '晴天', artist: '周杰伦' } });
+    const first = expectOk(await call(app, admin, 'POST', '/apimt/batch_auto_update_id3/', { ...select('Twice'), music_info: { source_list: ['kugou'], scrape_rate: 20 } }));
+    expect(await finished(first.data.task_id)).toMatchObject({ counts: { success: 1 } });
+    const again = expectOk(await call(app, admin, 'POST', '/apimt/batch_auto_update_id3/', { ...select('Twice'), music_info: { source_list: ['kugou'], scrape_rate: 20 }, dry_run: true }));
+    expect(await finished(again.data.task_id)).toMatchObject({ counts: { skip: 1, success: 0 } });
+    const [row] = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${again.data.task_id}`)).data.skip;
+    expect(row.reason).toBe('already as kugou has it ("晴天" by 周杰伦)');
+  }, 60_000);
+
   it('is_skip_tag keeps the values a file has and fills only the empty fields', async () => {
     const tagged = path.join(media, 'Tagged');
     await mkdir(tagged, { recursive: true });
@@ -254,7 +266,7 @@ describe('auto scrape through the route', () => {
     expect(bad.json()).toMatchObject({ result: false, message: 'select_mode must be one of simple, normal, hard', data: { error: 'TAGSONIC_ERR_PLUGIN_INVALID' } });
     const unknown = await call(app, admin, 'POST', '/apimt/batch_auto_update_id3/', payload({ source_list: ['kugou', 'napster'] }));
     expect(unknown.json()).toMatchObject({ result: false, message: expect.stringContaining('source_list: napster cannot be searched'), data: { error: 'TAGSONIC_ERR_PLUGIN_INVALID' } });
-    expect((await rt.tasks.findTasks({ kind: 'action:auto-scrape' })).length).toBe(11);
+    expect((await rt.tasks.findTasks({ kind: 'action:auto-scrape' })).length).toBe(13);
   });
 });
 

@@ -152,7 +152,7 @@ export default defineBatchAction<Grants>({
     for (const field of wanted) {
       const after = next[field];
       // A source that does not know a field never clears it.
-      if (after === null || after === '' || after === current[field]) continue;
+      if (after === null || after === '' || same(field, after, current[field])) continue;
       if (field === 'album_img') {
         changes.push({ path: track.path, kind: 'tags', field, before: shown(field, current.album_img), after: String(after) });
         continue;
@@ -161,7 +161,9 @@ export default defineBatchAction<Grants>({
       changes.push({ path: track.path, kind: 'tags', field, before: shown(field, current[field]), after: shown(field, after) });
     }
 
-    if (!dryRun && changes.some((c) => c.field === 'album_img')) {
+    // The cover is downloaded to be written, and also in a dry run when the file has one: the same picture again
+    // is no change (a second scrape of a scraped folder previews nothing for it).
+    if (changes.some((c) => c.field === 'album_img') && (!dryRun || track.artwork)) {
       try {
         const artwork = await caps.sources.cover({ id: chosen.resource, url: String(next.album_img) });
         if (track.artwork && sameBytes(track.artwork.data, artwork.data)) changes.splice(changes.findIndex((c) => c.field === 'album_img'), 1);
@@ -224,6 +226,12 @@ function pick(ranked: Ranked[], folder: FolderAlbum | null, track: TrackInfo, mo
     if (inAlbum) return inAlbum;
   }
   return accepted[0] ?? null;
+}
+
+/** Equal for the file: lyrics whatever their line endings and surrounding blank lines. */
+function same(field: Field, a: string | number | null, b: string | number | null): boolean {
+  if (field === 'lyrics' && typeof a === 'string' && typeof b === 'string') return a.replace(/\r\n?/g, '\n').trim() === b.replace(/\r\n?/g, '\n').trim();
+  return a === b;
 }
 
 const sum = (c: Ranked) => c.title_score + c.artist_score + c.album_score;
