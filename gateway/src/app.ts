@@ -29,6 +29,7 @@ import { deleteFilesRoutes } from './routes/delete-files.ts';
 import { runtimeLogRoutes } from './routes/runtime-log.ts';
 import { deleteTrackRoutes } from './routes/delete-track.ts';
 import { watcherRoutes } from './routes/watcher.ts';
+import { strmStreamRoutes } from './routes/strm-stream.ts';
 import { registerSubsonic } from './subsonic/index.ts';
 import { RequestLog } from './request-log.ts';
 
@@ -78,6 +79,7 @@ export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions 
     await runtimeLogRoutes(dashboardApi, ctx);
     await deleteTrackRoutes(dashboardApi, ctx);
     await watcherRoutes(dashboardApi, ctx);
+    await strmStreamRoutes(dashboardApi, ctx);
   });
   await healthRoutes(app, ctx);
   await registerSubsonic(app, ctx);

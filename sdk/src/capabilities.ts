@@ -227,6 +227,13 @@ export interface FilesCapability {
   readBytes(options: { path: string }): Promise<{ path: string; bytes: Uint8Array }>;
   /** Removes an empty folder (`TAGSONIC_ERR_PLUGIN_CONFLICT` when it is not empty); never a media folder itself. */
   removeDir(options: { path: string }): Promise<{ path: string }>;
+  /**
+   * Writes the `.strm` file of an audio file: at its path relative to its media folder under `dir` (default: beside
+   * it), holding its full path, or with `sign` a signed HTTP link to the server's stream of that one file (`origin`:
+   * the server as players reach it). Only `.strm` files are written; `dryRun` writes nothing. `before` is the file's
+   * old content (null: new).
+   */
+  writeStrm(options: { path: string; dir?: string | null; sign?: boolean; origin?: string; dryRun?: boolean }): Promise<{ path: string; content: string; before: string | null; status: 'created' | 'updated' | 'unchanged' }>;
 }
 
 // ---------------------------------------------------------------- ffmpeg

@@ -269,6 +269,7 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_TASK_NOT_IN_REPORT: { zh: '该文件不在这个任务的报告中', en: "The file is not listed in this task's report." },
   TAGSONIC_ERR_TASK_NOTHING_TO_DELETE: { zh: '没有可删除的文件', en: 'There is nothing to delete.' },
   TAGSONIC_ERR_LOG_REASON_SHORT: { zh: '反馈理由至少20字', en: 'The reason needs at least 20 characters.' },
+  TAGSONIC_ERR_STRM_BAD_SIGN: { zh: 'strm 播放链接无效（签名错误或已撤销）', en: 'This strm link is not valid (wrong or revoked signature).' },
 };
 
 /** Why a source's cover could not be downloaded, read from the server's words (one code, several reasons). */

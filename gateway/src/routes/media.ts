@@ -15,7 +15,7 @@ const PathQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const AUDIO_TYPES: Record<string, string> = {
+export const AUDIO_TYPES: Record<string, string> = {
   mp3: 'audio/mpeg',
   flac: 'audio/flac',
   m4a: 'audio/mp4',

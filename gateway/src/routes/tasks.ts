@@ -42,6 +42,8 @@ export interface ActionRoute {
    * replay gain, anything else the manual edit).
    */
   when?: { field: string; equals: JsonValue };
+  /** An option the gateway fills with the server's origin as the client reached it (generate_strm's signed links). */
+  origin?: string;
 }
 
 /** The batch actions wired to routes (spec doc 1 §7); each is a built-in batch-action plugin. */
@@ -58,6 +60,7 @@ export const ACTION_ROUTES: readonly ActionRoute[] = [
   { route: 'batch_update_id3', pluginId: 'replay-gain', action: '回放增益', when: { field: 'is_regainer', equals: true } },
   { route: 'batch_update_id3', pluginId: 'batch-update-id3', action: '手动修改' },
   { route: 'batch_auto_update_id3', pluginId: 'auto-scrape', action: '自动刮削', rate: { field: 'music_info.scrape_rate', default: 1 } },
+  { route: 'generate_strm', pluginId: 'generate-strm', action: '生成strm文件', v2: true, origin: 'origin' },
 ];
 
 export const TASK_CREATED = '创建成功！ 任务在后台努力运行中';
@@ -106,6 +109,7 @@ export async function taskRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
         const selected = await selection(ctx, body);
         const options: Record<string, JsonValue> = {};
         for (const [key, value] of Object.entries(body)) if (!SELECTION_FIELDS.has(key)) options[key] = value;
+        if (spec.origin) options[spec.origin] = `${request.protocol}://${request.host}`;
         const items = await planItems(ctx, spec.pluginId, selected, options, body.depth === 1 ? 1 : -1);
         const dryRun = body.dry_run === true;
         const rate = spec.rate ? positiveNumber(at(body, spec.rate.field)) ?? spec.rate.default : null;

@@ -14,6 +14,7 @@ import { ffmpegCapability, fingerprintCapability } from './media-tools.ts';
 import { withAlbumLoudness } from './loudness.ts';
 import { withConvertPresets } from './ffmpeg-convert.ts';
 import { filesReadCapability } from './files-read.ts';
+import { strmCapability } from './strm.ts';
 import { kvCapability, matchCapability, progressCapability, sourcesCapability, textCapability } from './services.ts';
 import { tagsCapability } from './tags.ts';
 import { tagsSideCapability } from './tags-side.ts';
@@ -33,7 +34,7 @@ export function hostCapabilities(manifest: Manifest, host: PluginHostServices | 
   const grants = manifest.permissions;
   capabilities.kv = kvCapability(manifest.id, host.store);
   if (grants.files) {
-    const files = { ...filesCapability(host.roots, grants.files.access), ...filesExtraCapability(host.roots, grants.files.access), ...filesReadCapability(host.roots) };
+    const files = { ...filesCapability(host.roots, grants.files.access), ...filesExtraCapability(host.roots, grants.files.access), ...filesReadCapability(host.roots), ...strmCapability(host.roots, host.store, grants.files.access) };
     // A task's audio moves are journaled (undo_task, crash settling) and its deletes go to the trash; files-task.ts.
     if (files.move) files.move = taskAwareMove(manifest.id, host.roots, host.journal, files.move);
     if (files.delete) files.delete = taskAwareDelete(manifest.id, host.roots, host.journal, files.delete);
