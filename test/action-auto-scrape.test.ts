@@ -25,6 +25,7 @@ import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harne
 import { makeAudio, probeTags } from './support/audio.ts';
 import { sourceFake, type FakeAnswer } from './support/source-fake.ts';
 import { sourceExtrasCapability } from '../workers/src/plugin-runtime/capabilities/source-extras.ts';
+import { folderKey, titleFromName } from '../plugins/auto-scrape/src/names.ts';
 
 const run = promisify(execFile);
 const HASH = 'B8B4E2E5A5E56B4C3E0A1C2D3E4F5A6B';
@@ -285,5 +286,19 @@ describe('sources.lyrics / sources.cover (host capability)', () => {
     await expect(invoke('cover', { id: 'kugou', url: 'file:///etc/passwd' })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
     await expect(invoke('lyrics', { id: 'kugou', songId: '' })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
     expect(asked).toEqual(['lyrics kugou 42', 'cover kugou https://imge.kugou.com/x.jpg']);
+  });
+});
+
+describe('auto-scrape names', () => {
+  it('a track without a title is searched by its file name, without track number or artist prefix', () => {
+    expect(titleFromName('/m/A/01 晴天.mp3')).toBe('晴天');
+    expect(titleFromName('/m/A/03. 周杰伦 - 七里香.flac')).toBe('七里香');
+    expect(titleFromName('/m/A/12-Intro.mp3')).toBe('12-Intro');
+    expect(titleFromName('/m/A/2046.mp3')).toBe('2046');
+  });
+
+  it('a folder\'s kv key stays short whatever the path', () => {
+    expect(folderKey('t_01', `/m/${'很长的文件夹'.repeat(200)}`).length).toBeLessThan(60);
+    expect(folderKey('t_01', '/m/a')).not.toBe(folderKey('t_01', '/m/b'));
   });
 });
