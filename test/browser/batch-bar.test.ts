@@ -6,7 +6,7 @@
  * with the server's message. Screenshots (light/dark, desktop/narrow) go to test/browser/screenshots/batch-*.png.
  */
 import { execFile } from 'node:child_process';
-import { access, mkdir, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -499,6 +499,28 @@ describe('batch side bar', () => {
     expect(answer.result).toBe(true);
     expect(answer.data.task_id).toBeTruthy();
     await form('duplicate').waitFor({ state: 'detached' });
+
+    // And generate strm on the real server: signed links, one .strm per track of the album under the folder
+    // typed, each streaming its track to a client without a session (a media player).
+    const strmDir = path.join(home.media, 'strm');
+    const tracks = home.library.files.filter((f) => f.kind === 'audio' && path.join(home.library.root, path.posix.dirname(f.path)) === path.join(parent, name));
+    await open('strm');
+    await form('strm').locator('label:has([data-option="is_sign"])').click();
+    await form('strm').locator('#ts-strm-dir').fill(strmDir);
+    await submit().click();
+    await notice('创建成功！').waitFor();
+    await form('strm').waitFor({ state: 'detached' });
+    const strmOf = (f: (typeof tracks)[number]) => {
+      const rel = path.relative(home.media, path.join(home.library.root, f.path));
+      return path.join(strmDir, `${rel.slice(0, rel.length - path.extname(rel).length)}.strm`);
+    };
+    await expect.poll(async () => (await Promise.all(tracks.map((f) => access(strmOf(f)).then(() => true, () => false)))).every(Boolean), { timeout: 30_000 }).toBe(true);
+    const link = (await readFile(strmOf(tracks[0]!), 'utf8')).trim();
+    expect(link.startsWith(`${server.base.replace(/\/$/, '')}/apimt/strm_stream/?path=`), link).toBe(true);
+    const played = await fetch(link, { headers: { range: 'bytes=0-15' } });
+    expect(played.status).toBe(206);
+    const head = Buffer.from(await played.arrayBuffer());
+    expect(head.equals((await readFile(path.join(home.library.root, tracks[0]!.path))).subarray(0, 16))).toBe(true);
   }, 90_000);
 
   it('English: the bar and a drawer speak English', async () => {
