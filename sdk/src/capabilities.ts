@@ -165,10 +165,11 @@ export interface TagsCapability {
   read(options: { path: string }): Promise<TrackInfo>;
   write(options: { path: string; tags: Partial<TrackTags> }): Promise<{ path: string }>;
   /**
-   * A `${var}` template (`${artist} - ${title}`, `${file_song_name}`, `${first_artist_letter}` …, the editor's
-   * variables) rendered for the track from its current tags and path; an unknown variable throws naming the known ones.
+   * `${var}` templates (`${artist} - ${title}`, `${file_song_name}`, `${first_artist_letter}` …, the editor's
+   * variables) rendered for the track from its current tags and path, in order (one read of the track for all, up
+   * to 50); an unknown variable throws naming the known ones.
    */
-  render(options: { path: string; template: string }): Promise<string>;
+  render(options: { path: string; templates: string[] }): Promise<string[]>;
   /** The `.lrc` beside the track (same name), as text; `null` when there is none. */
   lyricsFile(options: { path: string }): Promise<string | null>;
   /** The cover picture of the track's folder (cover.jpg, folder.jpg …; other formats as JPEG); `null` when none. */

@@ -57,8 +57,12 @@ export default defineBatchAction<Grants>({
 
     const next: Tags = {};
     try {
-      for (const [field, typed] of tagsOf(edit.fields)) {
-        const text = typed === CLEAR ? null : typed.includes('${') ? await caps.tags.render({ path: track.path, template: typed }) : typed;
+      const entries = tagsOf(edit.fields);
+      const templated = entries.filter(([, typed]) => typed !== CLEAR && typed.includes('${'));
+      const rendered = templated.length ? await caps.tags.render({ path: track.path, templates: templated.map(([, t]) => t) }) : [];
+      const renderedOf = new Map(templated.map(([field], i) => [field, rendered[i]!]));
+      for (const [field, typed] of entries) {
+        const text = typed === CLEAR ? null : renderedOf.get(field) ?? typed;
         if (NUMBERS.has(field)) {
           const total = field === 'tracknumber' ? 'totaltracks' : 'totaldiscs';
           if (text === null || text.trim() === '') next[field as 'tracknumber'] = null;

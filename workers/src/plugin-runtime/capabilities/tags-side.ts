@@ -1,7 +1,7 @@
 /**
  * What the manual batch edit (手动修改) needs beyond `tags.read`/`tags.write`, done by the host with core's own
  * code so a batch edit behaves exactly like the editor's save (gateway/src/routes/update-id3.ts):
- * - `tags.render` (read half): a `${var}` template for one track, with core/src/templates (the variables of the
+ * - `tags.render` (read half): `${var}` templates for one track, with core/src/templates (the variables of the
  *   file's current tags and path; `first_artist_letter` needs the pinyin tables a sandbox does not have).
  * - `tags.lyricsFile` / `tags.folderCover` (read half): the `.lrc` beside a track, the cover picture of its folder
  *   (cover.jpg, folder.jpg …), for the import options.
@@ -21,6 +21,7 @@ import type { HostFunction } from '../../plugin-host/index.ts';
 import { asPluginError, denied, invalidArgument, optionsOf, stringField } from './args.ts';
 
 const MAX_TEMPLATE = 100_000;
+const MAX_TEMPLATES = 50;
 
 /**
  * One writer per side file at a time in this process: the tracks of one folder are items of one task run in
@@ -54,8 +55,14 @@ export function tagsSideCapability(roots: MediaRoots, access: 'read' | 'write'):
   const read: Record<string, HostFunction> = {
     render: guarded('tags.render', async (options) => {
       const file = await track(options, 'tags.render');
-      const template = stringField(options, 'template', 'tags.render', MAX_TEMPLATE);
-      return renderTemplate(template, templateVariables(file, (await readTags(file)).tags.fields));
+      const templates = options.templates;
+      if (!Array.isArray(templates) || templates.length > MAX_TEMPLATES || !templates.every((t) => typeof t === 'string' && t.length <= MAX_TEMPLATE)) {
+        throw invalidArgument(`tags.render: templates must be a list of at most ${MAX_TEMPLATES} texts of at most ${MAX_TEMPLATE} characters`);
+      }
+      if (templates.length === 0) return [];
+      // One read for all the fields of an edit: a 10k-file batch edit reads each track once here, not per field.
+      const vars = templateVariables(file, (await readTags(file)).tags.fields);
+      return (templates as string[]).map((t) => renderTemplate(t, vars));
     }),
     lyricsFile: guarded('tags.lyricsFile', async (options) => readLyricsFile(await track(options, 'tags.lyricsFile'))),
     folderCover: guarded('tags.folderCover', async (options) => {
