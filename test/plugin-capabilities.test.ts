@@ -96,10 +96,10 @@ describe('which capabilities a plugin gets', () => {
 
   it('a read grant gets the read half only; write gets all of it', async () => {
     const read = await load({ files: { access: 'read', reason: 'r' }, tags: { access: 'read', reason: 'r' } }).shape() as Record<string, unknown>;
-    expect(read.files).toEqual({ hash: 'function', list: 'function', stat: 'function' });
+    expect(read.files).toEqual({ hash: 'function', list: 'function', readBytes: 'function', stat: 'function' });
     expect(read.tags).toEqual({ folderCover: 'function', lyricsFile: 'function', read: 'function', render: 'function' });
     const write = await load({ files: { access: 'write', reason: 'w' }, tags: { access: 'write', reason: 'w' }, ffmpeg: { reason: 'f' }, fingerprint: { reason: 'f' }, sources: { ids: ['itunes'], reason: 's' } }).shape() as Record<string, unknown>;
-    expect(write.files).toEqual({ copy: 'function', delete: 'function', hash: 'function', list: 'function', move: 'function', removeDir: 'function', stat: 'function' });
+    expect(write.files).toEqual({ copy: 'function', delete: 'function', hash: 'function', list: 'function', move: 'function', readBytes: 'function', removeDir: 'function', stat: 'function', writeStrm: 'function' });
     expect(write.tags).toEqual({ folderCover: 'function', lyricsFile: 'function', read: 'function', render: 'function', write: 'function', writeSideFile: 'function' });
     expect(write).toMatchObject({ ffmpeg: { run: 'function' }, fingerprint: { compute: 'function' }, sources: { search: 'function' } });
   });
@@ -345,3 +345,42 @@ describe('an aggregator\'s time limit', () => {
     await expect(plugin.invoke('search', { title: 'x', artist: '', album: '', limit: 5 })).resolves.toEqual([]);
   }, 20_000);
 });
+
+describe('conversion presets (ffmpeg-convert.ts) and files.readBytes', () => {
+  it('readBytes: a small file\'s bytes inside the roots; a large one, a folder or a link out refused', async () => {
+    await writeFile(inMedia('Album', 'sheet.cue'), Buffer.from([0xd6, 0xdc, 0x0a]));
+    await writeFile(inMedia('Album', 'big.bin'), Buffer.alloc(1024 * 1024 + 1));
+    const plugin = load({ files: { access: 'read', reason: 'r' } });
+    const { value } = await plugin.call('files.readBytes', { path: inMedia('Album', 'sheet.cue') });
+    expect([...value.bytes]).toEqual([0xd6, 0xdc, 0x0a]);
+    expect(await plugin.call('files.readBytes', { path: inMedia('Album', 'big.bin') })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_LIMIT' });
+    expect(await plugin.call('files.readBytes', { path: inMedia('Album') })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+    expect(await plugin.call('files.readBytes', { path: inMedia('link-out.txt') })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_DENIED' });
+  });
+
+  it('transcode and extract: write grant, no overwrite, audio inputs, known tag keys, and a tag value is only a value', async () => {
+    const input = inMedia('Album', '01 Tone.flac');
+    const readOnly = load({ ffmpeg: { reason: 'f' }, files: { access: 'read', reason: 'r' } });
+    expect(await readOnly.call('ffmpeg.run', { preset: 'transcode', input, output: inMedia('t.ogg'), format: 'ogg' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_DENIED' });
+    const plugin = load({ ffmpeg: { reason: 'f' }, files: { access: 'write', reason: 'w' } });
+    expect(await plugin.call('ffmpeg.run', { preset: 'transcode', input, output: inMedia('t.aiff'), format: 'aiff' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+    expect(await plugin.call('ffmpeg.run', { preset: 'transcode', input: inMedia('Album', 'sheet.cue'), output: inMedia('t.ogg'), format: 'ogg' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+    expect(await plugin.call('ffmpeg.run', { preset: 'transcode', input, output: input, format: 'flac' })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_CONFLICT' });
+    expect(await plugin.call('ffmpeg.run', { preset: 'extract', input, output: inMedia('t.flac'), format: 'flac', startSample: 10, endSample: 10 })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+    expect(await plugin.call('ffmpeg.run', { preset: 'extract', input, output: inMedia('t.flac'), format: 'flac', startSample: 0, tags: { encoder: 'x' } })).toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID', message: expect.stringContaining('tag encoder is not one of') });
+    const out = await plugin.call('ffmpeg.run', { preset: 'extract', input, output: inMedia('t.flac'), format: 'flac', startSample: 44100, endSample: 88200, tags: { title: '-i http://127.0.0.1/x', track: '2' } });
+    expect(out.value).toEqual({ path: inMedia('t.flac') });
+    expect(await probeTags(inMedia('t.flac'))).toMatchObject({ title: '-i http://127.0.0.1/x', track: '2' });
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=duration_ts', '-of', 'csv=p=0', inMedia('t.flac')]);
+    expect(Number(stdout.trim())).toBe(44100);
+    const ogg = await plugin.call('ffmpeg.run', { preset: 'transcode', input, output: inMedia('t.ogg'), format: 'ogg', bitrateKbps: 320, sampleRate: 11025 });
+    expect(ogg.value).toEqual({ path: inMedia('t.ogg') });
+    expect(await probeTags(inMedia('t.ogg'))).toMatchObject({ title: 'Tone', artist: 'Tester' });
+    expect(await readdirNames(media)).not.toContain(expect.stringMatching(/^\.tagsonic-ffmpeg-/));
+  }, 60_000);
+});
+
+async function readdirNames(folder: string): Promise<string[]> {
+  const { readdir } = await import('node:fs/promises');
+  return readdir(folder);
+}
