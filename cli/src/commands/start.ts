@@ -98,6 +98,8 @@ export async function start(options: StartOptions): Promise<void> {
     };
     const downloadWatch = cron.schedule(DOWNLOAD_WATCH_SCHEDULE, round, { name: 'download-watcher', noOverlap: true });
     closers.unshift(async () => void (await downloadWatch.destroy()));
+    // A first look now: downloads that arrived while Tagsonic was stopped are taken at the first scheduled round.
+    void round();
   }
   if (options.gateway) {
     processLogs.serve('gunicorn', 'nginx');
