@@ -66,9 +66,14 @@ export const BOOTSTRAP_SOURCE = `(function () {
 
   // A host failure with a code arrives as the SDK's PluginError would look across realms (name and code), so
   // the plugin's isPluginError() recognises it and the plugin can catch, inspect and rethrow it.
+  // Host calls of this invocation, awaited (settled) before its result goes back: a fire-and-forget call such as
+  // caps.log.info(...) that the plugin does not await still reaches the host before the invocation ends.
+  let pending = [];
   const call = async (path, args) => {
     const out = encode(args);
-    const reply = await hostApply(undefined, [path, out.text, out.bytes], copyBoth);
+    const sent = hostApply(undefined, [path, out.text, out.bytes], copyBoth);
+    defineProperty(pending, pending.length, { __proto__: null, value: sent, writable: true, enumerable: true, configurable: true });
+    const reply = await sent;
     const envelope = decode(reply[0], reply[1]);
     if (envelope.ok === true) return envelope.value;
     const error = new ErrorCtor(envelope.message);
@@ -108,8 +113,21 @@ export const BOOTSTRAP_SOURCE = `(function () {
     (typeof pluginCode === 'string' ? ',"pluginCode":' + stringify(pluginCode.slice(0, 100)) : '') +
     (typeof pluginDetails === 'string' ? ',"pluginDetails":' + pluginDetails : '') + '}';
 
+  const settlePending = async () => {
+    for (let i = 0; i < pending.length; i++) {
+      try { await pending[i]; } catch { /* its caller saw (or ignored) the failure */ }
+    }
+  };
+
   return async function run(name, optionsJson, optionsBytes, shapeJson, maxResultChars, bytesMarker) {
     marker = bytesMarker;
+    pending = [];
+    const result = await runExport(name, optionsJson, optionsBytes, shapeJson, maxResultChars);
+    await settlePending();
+    return result;
+  };
+
+  async function runExport(name, optionsJson, optionsBytes, shapeJson, maxResultChars) {
     try {
       if (factory === null) return [fail('compile', 'the plugin did not load'), []];
       const module = { exports: {} };
@@ -147,7 +165,7 @@ export const BOOTSTRAP_SOURCE = `(function () {
       }
       return [fail('threw', message.slice(0, 2000), pluginCode, pluginDetails), []];
     }
-  };
+  }
 })()`;
 
 /** Wraps a plugin's CommonJS-style code so that loading it only hands its factory to the bootstrap. */

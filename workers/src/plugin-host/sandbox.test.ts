@@ -30,6 +30,25 @@ async function failure(promise: Promise<unknown>): Promise<PluginError> {
 }
 
 describe('plugin sandbox', () => {
+  it('delivers host calls the plugin did not await (caps.log.info) before the invocation ends', async () => {
+    const seen: string[] = [];
+    const s = sandbox({
+      code: "exports.run = async (o, caps) => { caps.log.info('first'); caps.log.info('second'); return 'done'; };",
+      capabilities: {
+        log: {
+          // Slow on purpose: the invocation must wait for both, not return while they are in flight.
+          info: async (args) => {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            seen.push(String(args[0]));
+            return null;
+          },
+        },
+      },
+    });
+    await expect(s.invoke('run', {})).resolves.toBe('done');
+    expect(seen).toEqual(['first', 'second']);
+  });
+
   it('runs an exported function with its options and returns a copy of the result', async () => {
     const s = sandbox({ code: 'module.exports = { search: async ({ title }) => [{ name: title.toUpperCase(), year: 2001 }] };' });
     await expect(s.invoke('search', { title: 'abc' })).resolves.toEqual([{ name: 'ABC', year: 2001 }]);
