@@ -152,3 +152,18 @@ describe('download-folder watcher with impossible tidy settings', () => {
     expect(await watcher.tick()).toEqual({ files: 1, waiting: 0 });
   });
 });
+
+describe('download-folder watcher with tidy_music move', () => {
+  it('moves the scraped files into root_path as they are, without levels', async () => {
+    await rt.store.collection('settings').updateOne({ _id: 'system' }, { $set: { tidy_music: 'move', root_path: path.join(media, 'Inbox') } });
+    const file = path.join(download, 'Moved', 'song.flac');
+    await mkdir(path.dirname(file), { recursive: true });
+    await makeAudio(file, { seconds: 4, tags: { title: '晴天', artist: '周杰伦' } });
+    await watcher.tick();
+    await finished((await watcher.tick()).scrapeTaskId!);
+    const moved = await watcher.tick();
+    expect(await finished(moved.tidyTaskId!)).toMatchObject({ action: '整理文件夹', status: 'success' });
+    expect((await listFiles(media)).filter((f) => f.startsWith('Inbox'))).toEqual([path.join('Inbox', 'song.flac')]);
+    expect(await probeTags(path.join(media, 'Inbox', 'song.flac'))).toMatchObject({ title: '晴天', album: '叶惠美' });
+  });
+});
