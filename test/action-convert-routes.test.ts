@@ -106,7 +106,10 @@ describe('conversion actions through the routes', () => {
   it('split_cue: one item per track, sample-exact, the image and sheet trashed once both tracks are cut', async () => {
     const res = expectOk(await call(app, admin, 'POST', '/apimt/split_cue/', { file_full_path: media, select_data: ['Image'], target_format: 'flac', is_delete_source: true }));
     expect(res.data.total).toBe(2);
-    expect(await finished(res.data.task_id)).toMatchObject({ kind: 'action:split-cue', status: 'success', counts: { success: 2, fail: 0 } });
+    const task = await finished(res.data.task_id);
+    const report = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${res.data.task_id}`)).data;
+    expect(report.fail).toEqual([]);
+    expect(task).toMatchObject({ kind: 'action:split-cue', status: 'success', counts: { success: 2, fail: 0 } });
     const trash = `.tagsonic-trash/${res.data.task_id}`;
     expect((await listFiles(media)).filter((f) => f.includes('Image'))).toEqual([`${trash}/Image/CD.cue`, `${trash}/Image/CD.flac`, 'Image/01 - One.flac', 'Image/02 - Two.flac']);
     // Track 2 starts at INDEX 01 = 00:02:37 = 187 frames = 109956 samples; its pregap stays with track 1.

@@ -98,6 +98,8 @@ describe('format-music', () => {
     const wma = await action.runItem({ key: at('Album', 'song.mp3'), paths: [at('Album', 'song.mp3')] },
       { music_type: 'wma', bit_rate: 'custom', bit_rate_custom: 96, sample_rate: -1, is_keep_source: true });
     expect(wma).toMatchObject({ status: 'success' });
+    // Neither ffmpeg's ASF muxer nor the tag engine writes a WM/Picture: the report says the cover stayed behind.
+    expect(wma.report).toMatchObject({ cover: 'not carried over: wma files get no cover picture here' });
     const info = await probe(at('Album', 'song.wma'));
     expect(info.streams.find((s) => s.codec_type === 'audio')).toMatchObject({ codec_name: 'wmav2', sample_rate: '44100' });
     expect(Math.round(Number(info.format.bit_rate) / 1000)).toBeGreaterThanOrEqual(90);

@@ -2,7 +2,7 @@
  * 格式转换 (formatMusic): each selected track converted to the chosen format, bitrate and sample rate by the host's
  * `transcode` preset, written beside the source under a free name (`a.mp3`, else `a (2).mp3` …; never over a
  * file), with every tag and the cover: ffmpeg embeds the cover in mp3 and flac, and `tags.write` puts it into the
- * formats whose muxer does not (ogg, wma). With is_keep_source off the source goes to the trash through
+ * formats whose muxer does not (ogg, opus); WAV and WMA get none (`report.cover` says so). With is_keep_source off the source goes to the trash through
  * `files.delete` (journaled: undoing the task brings it back).
  *
  * One file per item (the host's default expansion), so a 200-file conversion is 200 short invocations and no one
@@ -17,8 +17,8 @@ type Target = 'mp3' | 'flac' | 'wav' | 'ogg' | 'wma' | 'm4a' | 'opus';
 
 /** Targets whose container ffmpeg gives the source's picture stream to (the transcode preset maps it). */
 const EMBEDS_PICTURE = new Set(['mp3', 'flac', 'm4a']);
-/** Targets where the host's tag engine stores a cover picture; WAV keeps none. */
-const TAGGABLE_PICTURE = new Set(['ogg', 'opus', 'wma']);
+/** Targets where the host's tag engine stores a cover picture (METADATA_BLOCK_PICTURE); WAV and WMA get none. */
+const TAGGABLE_PICTURE = new Set(['ogg', 'opus']);
 const MAX_SUFFIX = 999;
 
 const errorCode = (error: unknown) => (error as { code?: string }).code;
@@ -90,7 +90,7 @@ export default defineBatchAction<Grants>({
       } catch (error) {
         report.cover = `not carried over: ${errorText(error)}`;
       }
-    } else report.cover = `not carried over: ${target} files hold no cover picture`;
+    } else report.cover = `not carried over: ${target} files get no cover picture here`;
 
     if (!convert.keepSource) {
       try {

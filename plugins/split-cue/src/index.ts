@@ -188,8 +188,14 @@ export default defineBatchAction<Grants>({
     if (deleteSource) {
       // Record this track, then look: the track that sees every one recorded trashes the sources.
       const prefix = `${taskId}:${track.sheet}:`;
-      await caps.kv.set({ key: `${prefix}${track.number}`, value: name.path });
-      const done = await caps.kv.list({ prefix });
+      let done: string[];
+      try {
+        await caps.kv.set({ key: `${prefix}${track.number}`, value: name.path });
+        done = await caps.kv.list({ prefix });
+      } catch (error) {
+        // The track is cut; only the bookkeeping failed (the plugin's kv full): keep the sources and say so.
+        return { status: 'success', reason: `the sources were kept: ${errorText(error)}`, changes, report };
+      }
       if (done.length >= track.total) {
         for (const p of sources) {
           try {
@@ -198,8 +204,10 @@ export default defineBatchAction<Grants>({
               changes.push({ path: p, kind: 'delete', before: p, after: null });
             }
           } catch (error) {
-            // Another track that finished at the same moment trashed it first.
-            if ((error as { code?: string }).code !== 'TAGSONIC_ERR_PLUGIN_NOT_FOUND') return { status: 'fail', reason: `track cut, but ${p} could not be moved to the trash: ${errorText(error)}`, changes, report };
+            // Another track that finished at the same moment may have trashed it first: then it is gone, not failed.
+            if (await caps.files.stat({ path: p }).catch(() => null)) {
+              return { status: 'fail', reason: `track cut, but ${p} could not be moved to the trash: ${errorText(error)}`, changes, report };
+            }
           }
         }
         for (const key of done) await caps.kv.delete({ key });
