@@ -59,6 +59,17 @@ afterAll(async () => {
 
 describe('file browser: files that are not songs', { timeout: 120_000 }, () => {
   it('marks them with the scan’s reason, and leaves real songs unmarked', async () => {
+    // The first folder answers late, after the path has been typed and before Enter: what was typed must stay
+    // (the box used to be reset to the folder that finished loading, and Enter then opened that one).
+    let delayed = false;
+    await page.route('**/apimt/file_list/', async (route) => {
+      if (delayed) return route.continue();
+      delayed = true;
+      const response = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.fulfill({ response });
+    });
+    const first = page.waitForResponse('**/apimt/file_list/');
     await page.goto(`${server.base}/`);
     await page.waitForURL(/\/login$/);
     await page.fill('#ts-username', 'admin');
@@ -67,6 +78,9 @@ describe('file browser: files that are not songs', { timeout: 120_000 }, () => {
     await page.waitForURL(`${server.base}/`);
     const box = page.locator('.ts-tree-toolbar input[aria-label="路径"]');
     await box.fill(folder);
+    await first;
+    await page.waitForTimeout(100);
+    expect(await box.inputValue()).toBe(folder);
     await box.press('Enter');
     await page.locator('[data-testid="file-tree"]:not([data-loading])').waitFor();
     const row = (name: string) => page.locator(`[data-testid="file-tree"] li[data-name="${name}"]`);

@@ -22,7 +22,14 @@ export function TreeToolbar() {
   const [filter, setFilter] = useState(searchWord);
   const pathInput = useRef<HTMLInputElement>(null);
 
-  useEffect(() => setPathText(path), [path]);
+  // The box follows the folder shown, except while the user is typing in it: a folder that finishes loading
+  // then (the first one, say) must not replace what they typed before they press Enter.
+  const typing = useRef(false);
+  useEffect(() => {
+    if (typing.current && document.activeElement === pathInput.current) return;
+    typing.current = false;
+    setPathText(path);
+  }, [path]);
   // A narrow tree shows the end of the path (the folder you are in), not its start; focus shows it all.
   // The text's width changes when the box resizes or a web font arrives, so those scroll it again.
   const pathToEnd = useCallback(() => {
@@ -86,13 +93,17 @@ export function TreeToolbar() {
           className="ts-grow"
           onSubmit={(e) => {
             e.preventDefault();
+            typing.current = false;
             if (pathText.trim() !== '') void load(pathText.trim());
           }}
         >
           <InputGroup
             inputRef={pathInput}
             value={pathText}
-            onValueChange={setPathText}
+            onValueChange={(text) => {
+              typing.current = true;
+              setPathText(text);
+            }}
             // Chromium scrolls a text box back to its start after blur: scroll to the end once it has.
             onBlur={() => requestAnimationFrame(pathToEnd)}
             aria-label={t('路径')}
