@@ -2,7 +2,8 @@
  * 回放增益 (batchUpdateId3 with is_regainer): ReplayGain 2.0 tags from EBU R128 loudness. `plan` makes one item
  * per folder of the selection (its audio files): a folder is where an album lives, and an album's gain needs all
  * its tracks in one item. `runItem` groups the folder's tracks by their album tag (a folder of singles is not one
- * album: tracks without an album tag make one group of their own), measures each group with the host's
+ * album; tracks without an album tag join the folder's album when it has one, else make a group of their own),
+ * measures each group with the host's
  * `loudness-album` preset (every track decoded once; the album gated over all its tracks' blocks, as libebur128
  * does) and writes replaygain_track_gain/peak and replaygain_album_gain/peak through the journaled tag writer.
  *
@@ -71,6 +72,13 @@ export default defineBatchAction<Grants>({
     }
     const albums = new Map<string, typeof tracks>();
     for (const track of tracks) albums.set(albumKey(track.album), [...(albums.get(albumKey(track.album)) ?? []), track]);
+    // A folder of one album with a track whose album tag is missing: the track is the album's (loudgain's folder rule).
+    const untagged = albums.get('');
+    if (untagged && albums.size === 2) {
+      albums.delete('');
+      const [only] = albums.values();
+      only!.push(...untagged);
+    }
 
     const changes: BatchChange[] = [];
     const problems = [...unreadable];
