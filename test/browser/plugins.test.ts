@@ -368,6 +368,9 @@ describe('plugin screens in chromium', { timeout: 120_000 }, () => {
     expect(await pager.textContent()).toContain('第 1 / 2 页');
     await pager.getByRole('button', { name: '下一页' }).click();
     await expect.poll(() => pager.textContent()).toContain('第 2 / 2 页');
+    // The search box's debounce once sent a page turned right after opening back to page 1 (300 ms later).
+    await page.waitForTimeout(600);
+    expect(await pager.textContent()).toContain('第 2 / 2 页');
     await expect.poll(() => page.locator('[data-testid="plugin-list"] [data-plugin]').count()).toBe(first.total - 20);
   });
 

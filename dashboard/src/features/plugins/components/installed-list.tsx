@@ -22,12 +22,16 @@ export function InstalledList({ kind, isAdmin, reloadKey, onOpen }: { kind: Plug
   const [retry, setRetry] = useState(0);
 
   useEffect(() => {
+    // Only a new search goes back to page 1: without this check the debounce also fired once after mounting
+    // and sent a user who had already turned the page back to page 1.
+    const next = typed.trim();
+    if (next === search) return;
     const timer = setTimeout(() => {
-      setSearch(typed.trim());
+      setSearch(next);
       setPage(1);
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [typed]);
+  }, [typed, search]);
 
   useEffect(() => {
     const abort = new AbortController();
