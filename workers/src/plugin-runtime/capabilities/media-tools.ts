@@ -38,6 +38,9 @@ interface RunResult {
   stderr: string;
 }
 
+/** Characters of a tool's stderr kept (its end). */
+const STDERR_KEPT = 64 * 1024;
+
 /** Runs a tool with fixed arguments; non-zero exit, a timeout or a missing binary is `…_FAILED`. */
 export async function runTool(command: string, args: string[], timeoutMs: number, signal?: AbortSignal, okExit: (code: number | null) => boolean = (code) => code === 0): Promise<RunResult> {
   const release = await limiter.acquire(QUEUE_WAIT_MS).catch(() => {
@@ -62,8 +65,11 @@ export async function runTool(command: string, args: string[], timeoutMs: number
         if (size > MAX_STDOUT_BYTES) stop(`wrote more than ${MAX_STDOUT_BYTES} bytes`);
         else chunks.push(chunk);
       });
+      // The end of stderr is what matters (ffmpeg's loudness summary, the last error); a file's long tags
+      // (lyrics) printed first must not push it out, so the last STDERR_KEPT characters are kept.
       child.stderr.on('data', (chunk: Buffer) => {
-        if (stderr.length < 8192) stderr += chunk.toString();
+        stderr += chunk.toString();
+        if (stderr.length > STDERR_KEPT * 2) stderr = stderr.slice(-STDERR_KEPT);
       });
       child.once('error', (error) => {
         clearTimeout(timer);
@@ -75,7 +81,7 @@ export async function runTool(command: string, args: string[], timeoutMs: number
         signal?.removeEventListener('abort', onAbort);
         if (why) reject(failed(`${command} ${why}`));
         else if (!okExit(code)) reject(failed(`${command} failed (exit ${code}): ${lastLine(stderr)}`));
-        else resolve({ stdout: Buffer.concat(chunks), stderr });
+        else resolve({ stdout: Buffer.concat(chunks), stderr: stderr.slice(-STDERR_KEPT) });
       });
     });
   } finally {
