@@ -34,14 +34,15 @@ const audioFiles = paths.length + copied.length;
 
 /** jdupes' sets as sorted lists of paths. */
 async function jdupes(): Promise<{ seconds: number; cpuMs: number; sets: string[][] }> {
-  let out = '';
+  const chunks: Buffer[] = [];
   const t = await timed(() => new Promise<void>((resolve, reject) => {
     const child = spawn('jdupes', ['-r', '-q', '-X', `onlyext:${EXTENSIONS}`, tree], { stdio: ['ignore', 'pipe', 'inherit'] });
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    // Decoded once at the end: a chunk may end inside a character.
+    child.stdout.on('data', (d: Buffer) => chunks.push(d));
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`jdupes exited ${code}`))));
   }));
-  const sets = out.split('\n\n').map((block) => block.split('\n').filter(Boolean).sort()).filter((s) => s.length > 1);
+  const sets = Buffer.concat(chunks).toString('utf8').split('\n\n').map((block) => block.split('\n').filter(Boolean).sort()).filter((s) => s.length > 1);
   return { ...t, sets };
 }
 
@@ -85,6 +86,13 @@ for (let r = 0; r < rounds; r++) {
     }
   }
   row.sameSets = key(tSets) === key(jSets);
+  if (!row.sameSets) {
+    const t = new Set(tSets.map((s) => s.join(' | ')));
+    const j = new Set(jSets.map((s) => s.join(' | ')));
+    row.onlyTagsonic = [...t].filter((s) => !j.has(s)).slice(0, 3);
+    row.onlyJdupes = [...j].filter((s) => !t.has(s)).slice(0, 3);
+    log(`round ${r + 1}: the sets differ — only Tagsonic: ${JSON.stringify(row.onlyTagsonic)}; only jdupes: ${JSON.stringify(row.onlyJdupes)}`);
+  }
   row.timeRatio = round(row.tagsonic.seconds / row.jdupes.seconds);
   row.load = load();
   rows.push(row);
