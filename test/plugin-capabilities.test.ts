@@ -376,6 +376,12 @@ describe('conversion presets (ffmpeg-convert.ts) and files.readBytes', () => {
     const ogg = await plugin.call('ffmpeg.run', { preset: 'transcode', input, output: inMedia('t.ogg'), format: 'ogg', bitrateKbps: 320, sampleRate: 11025 });
     expect(ogg.value).toEqual({ path: inMedia('t.ogg') });
     expect(await probeTags(inMedia('t.ogg'))).toMatchObject({ title: 'Tone', artist: 'Tester' });
+    // MP3 has no 96 kHz: the nearest rate it takes (48 kHz), and 320 kbps at 11025 Hz becomes what MPEG-2.5 allows.
+    await plugin.call('ffmpeg.run', { preset: 'transcode', input, output: inMedia('t96.mp3'), format: 'mp3', sampleRate: 96000 });
+    await plugin.call('ffmpeg.run', { preset: 'transcode', input, output: inMedia('t11.mp3'), format: 'mp3', bitrateKbps: 320, sampleRate: 11025 });
+    const rateOf = async (f: string) => (await run('ffprobe', ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=sample_rate', '-of', 'csv=p=0', f])).stdout.trim();
+    expect(await rateOf(inMedia('t96.mp3'))).toBe('48000');
+    expect(await rateOf(inMedia('t11.mp3'))).toBe('11025');
     expect(await readdirNames(media)).not.toContain(expect.stringMatching(/^\.tagsonic-ffmpeg-/));
   }, 60_000);
 });

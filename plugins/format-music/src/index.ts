@@ -69,7 +69,9 @@ export default defineBatchAction<Grants>({
     // A file taking the free name between the check and the write is never replaced: the next name is tried.
     for (;;) {
       try {
-        await caps.ffmpeg.run({ preset: 'transcode', input: source, output: name.path, format: target, ...(kbps ? { bitrateKbps: kbps } : {}), ...(sampleRate ? { sampleRate } : {}) });
+        // A lossy target is told the source's rate when it is kept, so the host fits the bitrate to it (MP3 at 22 kHz tops out at 160 kbps).
+        const rate = sampleRate ?? (lossy && probe.sampleRate > 0 ? probe.sampleRate : undefined);
+        await caps.ffmpeg.run({ preset: 'transcode', input: source, output: name.path, format: target, ...(kbps ? { bitrateKbps: kbps } : {}), ...(rate ? { sampleRate: rate } : {}) });
         break;
       } catch (error) {
         if (errorCode(error) !== 'TAGSONIC_ERR_PLUGIN_CONFLICT') return { status: 'fail', reason: `converting to ${target} failed: ${errorText(error)}` };
@@ -80,6 +82,9 @@ export default defineBatchAction<Grants>({
       }
     }
 
+    // What was written, as the encoder made it (a rate it does not take is fitted to the nearest one it does).
+    const written = await caps.ffmpeg.run({ preset: 'probe', input: name.path }).catch(() => null);
+    if (written) Object.assign(report, { sample_rate: written.sampleRate, bitrate_kbps: lossy ? Math.round(written.bitrate / 1000) : null });
     const { artwork } = await caps.tags.read({ path: source });
     if (!artwork) report.cover = 'none';
     else if (EMBEDS_PICTURE.has(target)) report.cover = 'embedded';

@@ -6,7 +6,7 @@
  * only when nothing appeared there meanwhile (never over a file), the shared two-process limiter and time limit.
  *
  * - `transcode`: `input` → `output` in `format` (mp3, flac, wav, ogg, wma, m4a, opus), optionally at
- *   `bitrateKbps` (lossy targets) and `sampleRate`. All tags are carried over; the embedded cover too where the
+ *   `bitrateKbps` (lossy targets) and `sampleRate` (fitted to the nearest rate the encoder takes). All tags are carried over; the embedded cover too where the
  *   container holds one as a picture stream (mp3, flac, m4a; WMA keeps it as a plain stream) — the plugin adds it
  *   through `tags.write` for the others.
  * - `extract`: samples `[startSample, endSample)` of `input` (to the end when `endSample` is absent) → `output`,
@@ -60,6 +60,21 @@ function rateArgs(format: string, kbps: number, sampleRate: number | undefined):
   return ['-b:a', `${Math.round(rate)}k`];
 }
 
+/** The sample rates an encoder takes, where it does not take any: a request is fitted to the nearest. */
+const SAMPLE_RATES: Readonly<Record<string, readonly number[]>> = {
+  mp3: [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000],
+  opus: [8000, 12000, 16000, 24000, 48000],
+  wma: [8000, 11025, 16000, 22050, 32000, 44100, 48000],
+  m4a: [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000],
+};
+
+/** `sampleRate` as `format`'s encoder takes it: 96000 for an MP3 is 48000, 22050 for Opus 24000. */
+export function fitSampleRate(format: string, sampleRate: number): number {
+  const allowed = SAMPLE_RATES[format];
+  if (!allowed) return Math.round(sampleRate);
+  return allowed.reduce((best, rate) => (Math.abs(rate - sampleRate) < Math.abs(best - sampleRate) ? rate : best));
+}
+
 export function convertPresets(roots: MediaRoots, filesAccess: 'read' | 'write' | null): Record<string, HostFunction> {
   const output = async (options: Record<string, unknown>, format: TargetFormat) => {
     if (filesAccess !== 'write') throw denied('ffmpeg.run: writing an output needs the files write grant');
@@ -99,8 +114,9 @@ export function convertPresets(roots: MediaRoots, filesAccess: 'read' | 'write' 
         const sampleRate = optionalNumber(job, 'sampleRate', 'ffmpeg.run', 8000, 192_000);
         const from = await audioInput(roots, job, 'input', 'ffmpeg.run');
         const to = await output(job, format);
-        const rate = format.lossy ? rateArgs(name, bitrate ?? 320, sampleRate) : [];
-        const resample = sampleRate === undefined ? [] : ['-ar', String(Math.round(sampleRate))];
+        const fitted = sampleRate === undefined ? undefined : fitSampleRate(name, sampleRate);
+        const resample = fitted === undefined ? [] : ['-ar', String(fitted)];
+        const rate = format.lossy ? rateArgs(name, bitrate ?? 320, fitted) : [];
         return await produce(to, (temp) => [...NO_NETWORK, '-i', from, ...streams(format), '-map_metadata', '0', ...format.codec, ...rate, ...resample, ...id3(format), '-f', format.muxer, temp], call.signal);
       } catch (error) {
         throw asPluginError(error);
