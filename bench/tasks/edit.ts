@@ -1,6 +1,6 @@
 /**
  * Manual batch edit through the task engine vs the raw writer pool, on the same files in the same run.
- *   node --no-node-snapshot bench/tasks/edit.ts [--files 10000] [--rounds 2]
+ *   node --no-node-snapshot bench/tasks/edit.ts [--files 10000] [--rounds 2] [--worker-concurrency 4]
  * Engine: POST /apimt/replace_text/ (regex `^(.+)$` → `$1 ·b` on the title, so every titled file changes) over a
  * folder of the library hard-linked into the media folder; timed from the POST to the task's end: planning (the
  * default expansion), one bus command per file, the worker's 4 items in flight, each a sandbox invocation of the
@@ -8,7 +8,7 @@
  * Peer: core/tags createTagWriterPool (the worker's writer pool, every core, 32 in flight) writing the same new
  * titles (known beforehand, from the library's manifest) journaled in the same store, on another link of the same
  * files. Each round alternates which goes first; before the first round both are warmed up (300 files each).
- * The target is engine ÷ pool ≥ 0.8. Until batch_update_id3 has a route this uses replace_text.
+ * --worker-concurrency sets TAGSONIC_WORKER_CONCURRENCY (items in flight per worker; default 4). The target is engine ÷ pool ≥ 0.8. Until batch_update_id3 has a route this uses replace_text.
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,14 +16,14 @@ import { parseArgs } from 'node:util';
 import { createTagWriterPool } from '@tagsonic/core/tags';
 import { inFlight, library, linkLibrary, load, log, round, startServer, timed } from './server.ts';
 
-const { values } = parseArgs({ options: { files: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '2' } } });
+const { values } = parseArgs({ options: { files: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '2' }, 'worker-concurrency': { type: 'string' } } });
 const files = Number(values.files);
 const rounds = Number(values.rounds);
 const SUFFIX = ' ·b';
 
 const lib = await library();
 const titles = new Map(lib.files.filter((f) => f.kind === 'audio').map((f) => [f.path, f.tags?.title]));
-const server = await startServer(['replace-text']);
+const server = await startServer(['replace-text'], { workerConcurrency: values['worker-concurrency'] ? Number(values['worker-concurrency']) : undefined });
 const { media, rt } = server;
 const writers = createTagWriterPool();
 

@@ -36,9 +36,11 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-export async function startServer(pluginIds: string[]): Promise<BenchServer> {
+/** `workerConcurrency`: TAGSONIC_WORKER_CONCURRENCY for the worker (default: the shipped default, 4). */
+export async function startServer(pluginIds: string[], options: { workerConcurrency?: number } = {}): Promise<BenchServer> {
   const home = await mkdtemp(path.join(tmpdir(), 'tagsonic-bench-tasks-'));
-  const rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
+  const rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home,
+    ...(options.workerConcurrency ? { TAGSONIC_WORKER_CONCURRENCY: String(options.workerConcurrency) } : {}) }));
   await rt.users.ensureAdmin(ADMIN_PASSWORD);
   await rt.users.setRole('admin', 'V2'); // the duplicate check is V2 (spec doc 1 §6)
   for (const id of pluginIds) {
