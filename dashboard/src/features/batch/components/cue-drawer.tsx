@@ -14,7 +14,10 @@ export function CueDrawer() {
     <ActionFrame action="cue" payload={() => cuePayload(selection, form)}>
       <p className="ts-muted ts-batch-hint">{t('勾选 .cue 文件或包含它的文件夹；音轨的标签取自 CUE 表。')}</p>
       <FormGroup label={t('目标格式')}>
-        <HTMLSelect value={form.target_format} onChange={(e) => setForm((s) => ({ ...s, target_format: e.currentTarget.value as CueForm['target_format'] }))} data-option="target_format">
+        <HTMLSelect value={form.target_format} onChange={(e) => {
+            const { value } = e.currentTarget;
+            setForm((s) => ({ ...s, target_format: value as CueForm['target_format'] }));
+          }} data-option="target_format">
           {CUE_FORMATS.map((f) => (
             <option key={f} value={f}>
               {f}
@@ -22,7 +25,10 @@ export function CueDrawer() {
           ))}
         </HTMLSelect>
       </FormGroup>
-      <Switch checked={form.is_delete_source} label={t('切割后删除源文件')} onChange={(e) => setForm((s) => ({ ...s, is_delete_source: e.currentTarget.checked }))} data-option="is_delete_source" />
+      <Switch checked={form.is_delete_source} label={t('切割后删除源文件')} onChange={(e) => {
+            const { checked } = e.currentTarget;
+            setForm((s) => ({ ...s, is_delete_source: checked }));
+          }} data-option="is_delete_source" />
     </ActionFrame>
   );
 }

@@ -47,7 +47,10 @@ export function ManualEditDrawer() {
       </div>
       <FormGroup label={t('歌词与封面')}>
         {MANUAL_FLAGS.map((f) => (
-          <Checkbox key={f} label={t(label(f))} checked={form.flags[f]} data-flag={f} onChange={(e) => setForm((s) => ({ ...s, flags: { ...s.flags, [f]: e.currentTarget.checked } }))} />
+          <Checkbox key={f} label={t(label(f))} checked={form.flags[f]} data-flag={f} onChange={(e) => {
+            const { checked } = e.currentTarget;
+            setForm((s) => ({ ...s, flags: { ...s.flags, [f]: checked } }));
+          }} />
         ))}
       </FormGroup>
     </ActionFrame>

@@ -53,7 +53,10 @@ export function ImportModal() {
   const check = () => (form.import_rate > 0 && form.import_rate <= 100 ? importPayload(selection, form) : '导入速率应在 1 到 100 之间');
   return (
     <ActionFrame action="import" closeOnSuccess payload={check}>
-      <Switch checked={form.is_skip_exist} label={t('跳过已在收藏中的歌曲')} onChange={(e) => setForm((s) => ({ ...s, is_skip_exist: e.currentTarget.checked }))} data-option="is_skip_exist" />
+      <Switch checked={form.is_skip_exist} label={t('跳过已在收藏中的歌曲')} onChange={(e) => {
+            const { checked } = e.currentTarget;
+            setForm((s) => ({ ...s, is_skip_exist: checked }));
+          }} data-option="is_skip_exist" />
       <FormGroup label={t('导入速率（首/秒）')}>
         <NumericInput value={form.import_rate} min={1} max={100} onValueChange={(v) => setForm((s) => ({ ...s, import_rate: v }))} data-option="import_rate" />
       </FormGroup>
@@ -109,9 +112,15 @@ export function StrmModal() {
   return (
     <ActionFrame action="strm" closeOnSuccess payload={() => (form.save_dir.trim() === '' ? '请填写保存目录' : strmPayload(selection, form))}>
       <FormGroup label={t('保存目录')} labelFor="ts-strm-dir">
-        <InputGroup id="ts-strm-dir" value={form.save_dir} onChange={(e) => setForm((s) => ({ ...s, save_dir: e.currentTarget.value }))} />
+        <InputGroup id="ts-strm-dir" value={form.save_dir} onChange={(e) => {
+            const { value } = e.currentTarget;
+            setForm((s) => ({ ...s, save_dir: value }));
+          }} />
       </FormGroup>
-      <Switch checked={form.is_sign} label={t('链接带签名')} onChange={(e) => setForm((s) => ({ ...s, is_sign: e.currentTarget.checked }))} data-option="is_sign" />
+      <Switch checked={form.is_sign} label={t('链接带签名')} onChange={(e) => {
+            const { checked } = e.currentTarget;
+            setForm((s) => ({ ...s, is_sign: checked }));
+          }} data-option="is_sign" />
     </ActionFrame>
   );
 }

@@ -39,7 +39,10 @@ export function SplitDrawer({ onPreview }: { onPreview: (payload: object) => voi
       <FormGroup label={t('规则')} helperText={t('命名分组即字段，如 (?<artist>.+?) - (?<title>.+)；依次尝试，第一条匹配的生效')}>
         {form.rule_list.map((r, i) => (
           <div key={i} className="ts-batch-pair">
-            <InputGroup value={r} aria-label={t('规则 {n}', { n: i + 1 })} onChange={(e) => setForm((s) => ({ ...s, rule_list: s.rule_list.map((x, j) => (j === i ? e.currentTarget.value : x)) }))} />
+            <InputGroup value={r} aria-label={t('规则 {n}', { n: i + 1 })} onChange={(e) => {
+            const { value } = e.currentTarget;
+            setForm((s) => ({ ...s, rule_list: s.rule_list.map((x, j) => (j === i ? value : x)) }));
+          }} />
             <Button variant="minimal" icon="trash" aria-label={t('删除')} onClick={() => setForm((s) => ({ ...s, rule_list: s.rule_list.filter((_, j) => j !== i) }))} />
           </div>
         ))}

@@ -42,7 +42,10 @@ export function TidyDrawer({ onPreview }: { onPreview: (payload: object) => void
   return (
     <ActionFrame action="tidy" payload={check} onPreview={onPreview} onSuccess={() => saveSetting('tidy_root_path', form.root_path.trim())}>
       <FormGroup label={t('整理到的根目录')} labelFor="ts-tidy-root">
-        <InputGroup id="ts-tidy-root" value={form.root_path} onChange={(e) => setForm((s) => ({ ...s, root_path: e.currentTarget.value }))} />
+        <InputGroup id="ts-tidy-root" value={form.root_path} onChange={(e) => {
+            const { value } = e.currentTarget;
+            setForm((s) => ({ ...s, root_path: value }));
+          }} />
       </FormGroup>
       <FormGroup label={t('文件夹层级')} helperText={t('例：艺术家 / 专辑 / 歌曲文件')}>
         <ol className="ts-batch-levels" data-testid="dir-list">
