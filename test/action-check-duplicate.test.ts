@@ -6,7 +6,8 @@
  * Ogg at another sample rate and volume, and not a different melody of the same length. Nothing is touched.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +41,21 @@ beforeAll(async () => {
   // Deleted copies wait in the hidden trash: not part of the library, never reported.
   await mkdir(at('B', '.tagsonic-trash', 't1'), { recursive: true });
   await copyFile(at('A', '01. 周杰伦 - 晴天.flac'), at('B', '.tagsonic-trash', 't1', '晴天.flac'));
+  // C: 300 KiB files of one size. Equal at both 64 KiB edges but one byte apart in the middle is NOT a duplicate;
+  // the byte-identical copy is. Two small equal files (hashed whole in the edge pass) are.
+  await mkdir(at('C'), { recursive: true });
+  const big = Buffer.alloc(300 * 1024);
+  for (let i = 0; i < big.length; i++) big[i] = (i * 2654435761) >>> 24;
+  await writeFile(at('C', 'c1.wav'), big);
+  await writeFile(at('C', 'c1 (1).wav'), big);
+  const middle = Buffer.from(big);
+  middle[150 * 1024] ^= 0xff;
+  await writeFile(at('C', 'c2.wav'), middle);
+  const tail = Buffer.from(big);
+  tail[tail.length - 1] ^= 0xff;
+  await writeFile(at('C', 'c3.wav'), tail);
+  await writeFile(at('C', 's1.wav'), big.subarray(0, 1000));
+  await writeFile(at('C', 's2.wav'), big.subarray(0, 1000));
 }, 60_000);
 
 afterAll(async () => host?.close());
@@ -109,6 +125,19 @@ describe('check-duplicate', () => {
     // x.wav / y.wav are not decodable audio: reported as such, not as duplicates.
     expect(report.unreadable).toEqual([at('A', 'x.wav'), at('B', 'y.wav')]);
   }, 60_000);
+
+  it('byte-identical sets only: files equal at the edges but not in the middle are not duplicates', async () => {
+    const action = await host.action('check-duplicate');
+    const results = await action.runAll([at('C')], {});
+    const hash = results.filter((r) => r.item.key.startsWith('hash:')).map((r) => [r.item.key, r.result] as const);
+    expect(Object.fromEntries(hash.map(([key, result]) => [key, (result.report as { groups?: unknown } | undefined)?.groups ?? result.status]))).toEqual({
+      [`hash:${300 * 1024}`]: [{ key: expect.stringMatching(/^[0-9a-f]{64}$/), files: [at('C', 'c1 (1).wav'), at('C', 'c1.wav')] }],
+      'hash:1000': [{ key: expect.stringMatching(/^[0-9a-f]{64}$/), files: [at('C', 's1.wav'), at('C', 's2.wav')] }],
+    });
+    // The reported digest is the full SHA-256 of the file, not its edge digest.
+    const full = createHash('sha256').update(await readFile(at('C', 'c1.wav'))).digest('hex');
+    expect(hash.find(([key]) => key === `hash:${300 * 1024}`)![1].report).toMatchObject({ groups: [{ key: full }] });
+  });
 
   it('a file gone since planning drops out of its group', async () => {
     const action = await host.action('check-duplicate');

@@ -7,6 +7,7 @@
  * other files renamed there; without a task it is an unlink.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -71,7 +72,29 @@ describe('files.hash', () => {
     const file = path.join(media, 'Full', 'a.bin');
     const { stdout } = await run('sha256sum', [file]);
     const result = await load('read')('hash', { path: 'Full/a.bin' });
-    expect(result.value).toEqual({ path: file, sha256: stdout.split(' ')[0], size: 3 * 1024 * 1024 + 17 });
+    expect(result.value).toEqual({ path: file, sha256: stdout.split(' ')[0], size: 3 * 1024 * 1024 + 17, complete: true });
+  });
+
+  it("range 'edges' hashes the size and the first and last 64 KiB only; a small file whole", async () => {
+    const call = load('read');
+    const bytes = await readFile(path.join(media, 'Full', 'a.bin'));
+    const edge = 64 * 1024;
+    const size = Buffer.alloc(8);
+    size.writeBigUInt64BE(BigInt(bytes.length));
+    const expected = createHash('sha256').update(size).update(bytes.subarray(0, edge)).update(bytes.subarray(bytes.length - edge)).digest('hex');
+    const edges = await call('hash', { path: 'Full/a.bin', range: 'edges' });
+    expect(edges.value).toEqual({ path: path.join(media, 'Full', 'a.bin'), sha256: expected, size: bytes.length, complete: false });
+    // Same edges, another middle: the edge digests collide, the full ones do not.
+    const middle = Buffer.from(bytes);
+    middle[bytes.length >> 1] ^= 0xff;
+    await writeFile(path.join(media, 'Full', 'mid.bin'), middle);
+    expect((await call('hash', { path: 'Full/mid.bin', range: 'edges' })).value.sha256).toBe(expected);
+    expect((await call('hash', { path: 'Full/mid.bin' })).value.sha256).not.toBe((await call('hash', { path: 'Full/a.bin' })).value.sha256);
+    // No bigger than both edges: hashed whole, the full digest.
+    await writeFile(path.join(media, 'Full', 'small.bin'), bytes.subarray(0, 2 * edge));
+    const { stdout } = await run('sha256sum', [path.join(media, 'Full', 'small.bin')]);
+    expect((await call('hash', { path: 'Full/small.bin', range: 'edges' })).value).toMatchObject({ sha256: stdout.split(' ')[0], complete: true });
+    expect((await call('hash', { path: 'Full/a.bin', range: 'middle' })).code).toBe('TAGSONIC_ERR_PLUGIN_INVALID');
   });
 
   it('refuses folders, missing files and paths out of the roots', async () => {

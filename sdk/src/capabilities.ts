@@ -222,8 +222,12 @@ export interface FilesCapability {
   move(options: { from: string; to: string; overwrite?: boolean }): Promise<{ path: string }>;
   copy(options: { from: string; to: string; overwrite?: boolean }): Promise<{ path: string }>;
   delete(options: { path: string }): Promise<{ path: string }>;
-  /** SHA-256 of a file's bytes (hex), streamed by the host: duplicate checks without reading files into the plugin. */
-  hash(options: { path: string }): Promise<{ path: string; sha256: string; size: number }>;
+  /**
+   * SHA-256 of a file's bytes (hex), streamed by the host: duplicate checks without reading files into the plugin.
+   * `range: 'edges'` hashes only the size and the first and last 64 KiB (a cheap first pass: different edges, different
+   * files); `complete` says whether the digest covers the whole file (always with the default `'full'`).
+   */
+  hash(options: { path: string; range?: 'full' | 'edges' }): Promise<{ path: string; sha256: string; size: number; complete: boolean }>;
   /** The bytes of a small file (a CUE sheet, a playlist; at most 1 MiB, else `TAGSONIC_ERR_PLUGIN_LIMIT`): decode them with `caps.text.decode`. */
   readBytes(options: { path: string }): Promise<{ path: string; bytes: Uint8Array }>;
   /** Removes an empty folder (`TAGSONIC_ERR_PLUGIN_CONFLICT` when it is not empty); never a media folder itself. */

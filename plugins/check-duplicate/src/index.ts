@@ -5,7 +5,8 @@
  *
  * `plan` only lists (cheap, whatever the library's size) and makes the items:
  * - `hash:<size>` — files of one size, the only ones that can be byte-identical (as jdupes does); `runItem`
- *   hashes them with the host's streamed SHA-256 (`files.hash`) and reports the sets with one digest;
+ *   hashes their edges, then fully only the files whose edges collide, with the host's streamed SHA-256
+ *   (`files.hash`), and reports the sets with one digest;
  * - `name:<song>` — files whose names stand for one song (`songKey`: copy markers, track numbers and an
  *   "Artist - " prefix set aside);
  * - `acoustid` (with `is_acoustid`) — every file: fingerprinted with fpcalc and compared pairwise (files within
@@ -85,9 +86,18 @@ function found(section: Section, groups: Array<{ key: string; files: string[]; r
   return { status: 'success', report };
 }
 
+/**
+ * Two passes, as jdupes: the edge digests (size, first and last 64 KiB) of every file first — files of one size
+ * with other edges cannot be equal, and most same-size audio files differ in their tag header — then the full
+ * SHA-256 of only the files whose edge digests collide. A small file's edge digest is already its full one.
+ */
 async function byHash(caps: Caps, paths: string[]): Promise<BatchItemResult> {
-  const digests = await mapPool(paths, HASH_CONCURRENCY, async (path) => (await caps.files.hash({ path }).catch(missingIsNull))?.sha256 ?? null);
-  const groups = groupBy(paths.map((path, i) => ({ path, sha: digests[i]! })), (f) => f.sha)
+  const edges = await mapPool(paths, HASH_CONCURRENCY, (path) => caps.files.hash({ path, range: 'edges' }).catch(missingIsNull));
+  const candidates = groupBy(paths.map((path, i) => ({ path, edge: edges[i] })), (f) => f.edge?.sha256 ?? null)
+    .flatMap(({ members }) => members);
+  const digests = await mapPool(candidates, HASH_CONCURRENCY, async ({ path, edge }) =>
+    (edge!.complete ? edge! : await caps.files.hash({ path }).catch(missingIsNull))?.sha256 ?? null);
+  const groups = groupBy(candidates.map(({ path }, i) => ({ path, sha: digests[i]! })), (f) => f.sha)
     .map(({ key, members }) => {
       const files = members.map((m) => m.path).sort();
       return { key, files, rows: rowsOf(files, stemOf(files[0]!)) };
