@@ -85,7 +85,12 @@ describe('check-duplicate', () => {
   it('plans size groups, name groups and one voiceprint item from a listing', async () => {
     const action = await host.action('check-duplicate');
     const { items } = await action.plan([at('A'), at('B')], { is_acoustid: true });
-    expect(items.map((i) => i.key)).toEqual(expect.arrayContaining(['hash:5000', 'name:晴天', 'acoustid']));
+    expect(items.map((i) => i.key)).toEqual(expect.arrayContaining(['name:晴天', 'acoustid']));
+    // Both size groups (the FLAC copy's, x/y's 5000 bytes) packed in one item.
+    const hashItems = items.filter((i) => i.key.startsWith('hash:'));
+    expect(hashItems).toHaveLength(1);
+    expect(hashItems[0]!.key).toMatch(/^hash:5000…\d+ \(2\)$/);
+    expect(hashItems[0]!.paths).toEqual(expect.arrayContaining([at('A', 'x.wav'), at('B', 'y.wav'), at('B', 'Sub', '晴天 (1).flac')]));
     expect(items.find((i) => i.key === 'name:晴天')!.paths).toEqual([at('A', '01. 周杰伦 - 晴天.flac'), at('B', 'Sub', '晴天 (1).flac')]);
     expect(items.find((i) => i.key === 'acoustid')!.paths).toHaveLength(7);
     expect(items.some((i) => i.paths.includes(at('B', 'cover.jpg')))).toBe(false);
@@ -106,7 +111,8 @@ describe('check-duplicate', () => {
       status: 'success',
       report: { rows: [{ name: '01. 周杰伦 - 晴天', file_1: at('A', '01. 周杰伦 - 晴天.flac'), file_2: at('B', 'Sub', '晴天 (1).flac') }] },
     });
-    expect(results.find((r) => r.item.key === 'hash:5000')!.result).toEqual({ status: 'skip', reason: 'same size, different contents' });
+    expect(await action.runItem({ key: 'hash:5000', paths: [at('A', 'x.wav'), at('B', 'y.wav')], data: { section: 'hash' } }, {}))
+      .toEqual({ status: 'skip', reason: 'same size, different contents' });
 
     expect(bySection('name')).toEqual([{
       status: 'success',
@@ -129,14 +135,35 @@ describe('check-duplicate', () => {
   it('byte-identical sets only: files equal at the edges but not in the middle are not duplicates', async () => {
     const action = await host.action('check-duplicate');
     const results = await action.runAll([at('C')], {});
-    const hash = results.filter((r) => r.item.key.startsWith('hash:')).map((r) => [r.item.key, r.result] as const);
-    expect(Object.fromEntries(hash.map(([key, result]) => [key, (result.report as { groups?: unknown } | undefined)?.groups ?? result.status]))).toEqual({
-      [`hash:${300 * 1024}`]: [{ key: expect.stringMatching(/^[0-9a-f]{64}$/), files: [at('C', 'c1 (1).wav'), at('C', 'c1.wav')] }],
-      'hash:1000': [{ key: expect.stringMatching(/^[0-9a-f]{64}$/), files: [at('C', 's1.wav'), at('C', 's2.wav')] }],
-    });
-    // The reported digest is the full SHA-256 of the file, not its edge digest.
-    const full = createHash('sha256').update(await readFile(at('C', 'c1.wav'))).digest('hex');
-    expect(hash.find(([key]) => key === `hash:${300 * 1024}`)![1].report).toMatchObject({ groups: [{ key: full }] });
+    const hash = results.filter((r) => r.item.key.startsWith('hash:'));
+    expect(hash.map((r) => r.item.key)).toEqual([`hash:1000…${300 * 1024} (2)`]);
+    // The reported digests are the full SHA-256 of the files, not their edge digests.
+    const full = async (name: string) => createHash('sha256').update(await readFile(at('C', name))).digest('hex');
+    expect((hash[0]!.result.report as { groups: unknown }).groups).toEqual([
+      { key: await full('c1.wav'), files: [at('C', 'c1 (1).wav'), at('C', 'c1.wav')] },
+      { key: await full('s1.wav'), files: [at('C', 's1.wav'), at('C', 's2.wav')] },
+    ].sort((a, b) => (a.key < b.key ? -1 : 1)));
+  });
+
+  it('packs size and name groups into items of up to 64 files, never splitting a group, and reports every group', async () => {
+    await mkdir(at('D'), { recursive: true });
+    // 40 pairs of equal files, each pair its own size and song: 80 files → groups of 2 packed 32 + 8.
+    for (let i = 0; i < 40; i++) {
+      await writeFile(at('D', `song${i}.mp3`), Buffer.alloc(100 + i, i));
+      await writeFile(at('D', `song${i} (1).mp3`), Buffer.alloc(100 + i, i));
+    }
+    const action = await host.action('check-duplicate');
+    const { items } = await action.plan([at('D')], {});
+    for (const section of ['hash', 'name']) {
+      expect(items.filter((i) => i.key.startsWith(`${section}:`)).map((i) => i.paths.length)).toEqual([64, 16]);
+    }
+    const results = await action.runAll([at('D')], {});
+    for (const section of ['hash', 'name']) {
+      const groups = results.filter((r) => r.item.key.startsWith(`${section}:`))
+        .flatMap((r) => (r.result.report as { groups: Array<{ files: string[] }> }).groups.map((g) => g.files));
+      expect(groups).toHaveLength(40);
+      for (const files of groups) expect(files).toEqual([at('D', `${files[0]!.slice(files[0]!.lastIndexOf('/') + 1, -' (1).mp3'.length)} (1).mp3`), at('D', `${files[0]!.slice(files[0]!.lastIndexOf('/') + 1, -' (1).mp3'.length)}.mp3`)]);
+    }
   });
 
   it('a file gone since planning drops out of its group', async () => {

@@ -4,7 +4,8 @@
  * Nothing is deleted here: deleting by rule or one by one is the report's own action.
  *
  * `plan` only lists (cheap, whatever the library's size) and makes the items:
- * - `hash:<size>` — files of one size, the only ones that can be byte-identical (as jdupes does); `runItem`
+ * - `hash:<size>` — files of one size, the only ones that can be byte-identical (as jdupes does), several sizes
+ *   packed in one item up to ITEM_FILES files (`chunked`); `runItem`
  *   hashes their edges, then fully only the files whose edges collide, with the host's streamed SHA-256
  *   (`files.hash`), and reports the sets with one digest;
  * - `name:<song>` — files whose names stand for one song (`songKey`: copy markers, track numbers and an
@@ -23,6 +24,8 @@ type Caps = CapabilitiesFor<Grants>;
 /** core/files/icons.ts AUDIO_EXTENSIONS. */
 const AUDIO = /\.(mp3|flac|m4a|m4b|mp4a|aac|alac|ogg|oga|opus|spx|wav|aif|aiff|aifc|ape|wv|wma|asf|mpc|tta|dsf|dff)$/i;
 const MAX_FILES = 200_000;
+/** Files per hash or name item (a bigger group is one item): see `chunked`. */
+const ITEM_FILES = 64;
 /** Two files whose lengths differ by more than this are not one recording (fpcalc's durations, seconds). */
 const MAX_DURATION_GAP = 3;
 /** files.hash calls in flight: disk-bound, a few overlap the boundary crossings. */
@@ -53,13 +56,10 @@ export default defineBatchAction<Grants>({
     }
     files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
-    const items: BatchItem[] = [];
-    for (const { key, members } of groupBy(files, (f) => (f.size > 0 ? String(f.size) : null))) {
-      items.push({ key: `hash:${key}`, paths: members.map((f) => f.path), data: { section: 'hash' } });
-    }
-    for (const { key, members } of groupBy(files, (f) => songKey(f.path))) {
-      items.push({ key: `name:${key}`, paths: members.map((f) => f.path), data: { section: 'name' } });
-    }
+    const items: BatchItem[] = [
+      ...chunked('hash', groupBy(files, (f) => (f.size > 0 ? String(f.size) : null))),
+      ...chunked('name', groupBy(files, (f) => songKey(f.path))),
+    ];
     if (options.is_acoustid === true && files.length > 1) {
       items.push({ key: 'acoustid', paths: files.map((f) => f.path), data: { section: 'acoustid' } });
     }
@@ -75,6 +75,35 @@ export default defineBatchAction<Grants>({
     throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', `item ${item.key} has no duplicate-check section`);
   },
 });
+
+/**
+ * Groups (in key order) packed into items of up to ITEM_FILES files, a bigger group alone: each item costs a bus
+ * command, a sandbox invocation and a store write, which on a 10k library's 2 500 small groups cost far more than
+ * the hashing. runItem regroups an item's files itself (by digest, by song name), so a group is never split and
+ * the report is the same. An item of one group keeps its plain key (`hash:<size>`, `name:<song>`); a pack is keyed
+ * by its first and last group and their count.
+ */
+function chunked(section: 'hash' | 'name', groups: Array<{ key: string; members: FileEntry[] }>): BatchItem[] {
+  const items: BatchItem[] = [];
+  let pack: typeof groups = [];
+  const flush = () => {
+    if (pack.length === 0) return;
+    const key = pack.length === 1 ? pack[0]!.key : `${pack[0]!.key}…${pack[pack.length - 1]!.key} (${pack.length})`;
+    items.push({ key: `${section}:${key}`, paths: pack.flatMap((g) => g.members.map((f) => f.path)), data: { section } });
+    pack = [];
+  };
+  let size = 0;
+  for (const group of groups) {
+    if (size + group.members.length > ITEM_FILES) {
+      flush();
+      size = 0;
+    }
+    pack.push(group);
+    size += group.members.length;
+  }
+  flush();
+  return items;
+}
 
 function found(section: Section, groups: Array<{ key: string; files: string[]; rows: Row[] }>, extra: Record<string, JsonValue> = {}): BatchItemResult {
   const report: JsonValue = {
@@ -109,9 +138,12 @@ async function byHash(caps: Caps, paths: string[]): Promise<BatchItemResult> {
 async function byName(caps: Caps, paths: string[]): Promise<BatchItemResult> {
   const present: string[] = [];
   for (const path of paths) if (await caps.files.stat({ path })) present.push(path);
-  if (present.length < 2) return { status: 'skip', reason: 'the files of this name are no longer there' };
-  const files = present.sort();
-  return found('name', [{ key: songKey(files[0]!), files, rows: rowsOf(files, stemOf(files[0]!)) }]);
+  const groups = groupBy(present, songKey).map(({ key, members }) => {
+    const files = members.sort();
+    return { key, files, rows: rowsOf(files, stemOf(files[0]!)) };
+  });
+  if (groups.length === 0) return { status: 'skip', reason: 'the files of this name are no longer there' };
+  return found('name', groups);
 }
 
 async function byFingerprint(caps: Caps, paths: string[]): Promise<BatchItemResult> {
