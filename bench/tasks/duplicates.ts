@@ -4,8 +4,9 @@
  * The tree: the library hard-linked into the media folder, plus `--copies` real copies (`<name> (1).<ext>` beside
  * every n-th track), so there are byte-identical sets to find besides any the library has. Both read it only.
  * - Tagsonic: POST /apimt/check_file_duplicates/ (is_acoustid false: file hash and file name sections); timed from
- *   the POST to the task's end: the plugin's plan lists the tree and groups audio files by size (no reading), one
- *   item per size shared by several files hashing them (SHA-256, streamed on the host), one per shared song name.
+ *   the POST to the task's end: the plugin's plan lists the tree and groups audio files by size (no reading) and by
+ *   song name, packed into items of up to 64 files; a hash item hashes its files' edges, then fully (SHA-256,
+ *   streamed on the host) only those whose edges collide.
  * - jdupes -r -q -X onlyext:<the audio extensions> (sizes, then partial and full hashes, then a byte compare).
  * A first untimed jdupes pass fills the page cache, so both read from memory. Each round alternates which goes
  * first; the byte-identical sets each found are compared. Target: Tagsonic within 1.5× of jdupes' time.
