@@ -15,7 +15,6 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@tagsonic/core/config';
-import type { TaskDoc } from '@tagsonic/core/tasks';
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
 import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
@@ -26,6 +25,7 @@ import { makeAudio, probeTags } from './support/audio.ts';
 import { sourceFake, type FakeAnswer } from './support/source-fake.ts';
 import { sourceExtrasCapability } from '../workers/src/plugin-runtime/capabilities/source-extras.ts';
 import { folderKey, titleFromName } from '../plugins/auto-scrape/src/names.ts';
+import { taskFinished } from './support/task-wait.ts';
 
 const run = promisify(execFile);
 const HASH = 'B8B4E2E5A5E56B4C3E0A1C2D3E4F5A6B';
@@ -101,15 +101,7 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function finished(taskId: string, timeoutMs = 30_000): Promise<TaskDoc> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const task = await rt.tasks.get(taskId);
-    if (task.status !== 'running') return task;
-    if (Date.now() > until) throw new Error(`task ${taskId} still running: ${JSON.stringify(task.counts)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const finished = (taskId: string, timeoutMs = 30_000) => taskFinished(rt.tasks, taskId, timeoutMs);
 
 /** The embedded picture's bytes, extracted by ffmpeg (an independent reader). */
 async function embeddedCover(file: string): Promise<Buffer> {

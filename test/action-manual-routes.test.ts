@@ -12,7 +12,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@tagsonic/core/config';
-import type { TaskDoc } from '@tagsonic/core/tasks';
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
 import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
@@ -20,6 +19,7 @@ import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
 import type { Manifest } from '@tagsonic/sdk';
 import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
 import { makeAudio, probeTags } from './support/audio.ts';
+import { taskFinished } from './support/task-wait.ts';
 
 const run = promisify(execFile);
 let home: string;
@@ -62,15 +62,7 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function finished(taskId: string, timeoutMs = 30_000): Promise<TaskDoc> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const task = await rt.tasks.get(taskId);
-    if (task.status !== 'running') return task;
-    if (Date.now() > until) throw new Error(`task ${taskId} still running: ${JSON.stringify(task.counts)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const finished = (taskId: string, timeoutMs = 30_000) => taskFinished(rt.tasks, taskId, timeoutMs);
 
 /** loudgain's album-mode values for these files (nothing written). */
 async function loudgain(files: string[]): Promise<Map<string, number>> {

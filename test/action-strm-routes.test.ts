@@ -11,7 +11,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@tagsonic/core/config';
-import type { TaskDoc } from '@tagsonic/core/tasks';
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
 import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
@@ -20,6 +19,7 @@ import type { Manifest } from '@tagsonic/sdk';
 import { call, expectError, expectOk, login, ADMIN_PASSWORD, USER_PASSWORD, type Session } from './api-harness.ts';
 import { makeAudio } from './support/audio.ts';
 import { listFiles } from './support/file-actions.ts';
+import { taskFinished } from './support/task-wait.ts';
 
 let home: string;
 let rt: Runtime;
@@ -55,15 +55,7 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function finished(taskId: string, timeoutMs = 30_000): Promise<TaskDoc> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const task = await rt.tasks.get(taskId);
-    if (task.status !== 'running') return task;
-    if (Date.now() > until) throw new Error(`task ${taskId} still running: ${JSON.stringify(task.counts)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const finished = (taskId: string, timeoutMs = 30_000) => taskFinished(rt.tasks, taskId, timeoutMs);
 
 const select = () => ({ file_full_path: media, select_data: [{ icon: 'icon-folder', name: 'Artist', title: 'Artist' }] });
 const strmOf = (name: string, dir = path.join(media, 'strm')) => path.join(dir, 'Artist', 'Album', name);

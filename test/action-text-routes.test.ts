@@ -10,7 +10,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@tagsonic/core/config';
-import type { TaskDoc } from '@tagsonic/core/tasks';
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
 import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
@@ -19,6 +18,7 @@ import type { Manifest } from '@tagsonic/sdk';
 import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
 import { makeAudio, probeTags } from './support/audio.ts';
 import { bareMp3, encodeLegacy, id3Latin1, mojibake } from './support/mojibake.ts';
+import { taskFinished } from './support/task-wait.ts';
 
 let home: string;
 let rt: Runtime;
@@ -57,15 +57,7 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function finished(taskId: string, timeoutMs = 30_000): Promise<TaskDoc> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const task = await rt.tasks.get(taskId);
-    if (task.status !== 'running') return task;
-    if (Date.now() > until) throw new Error(`task ${taskId} still running: ${JSON.stringify(task.counts)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const finished = (taskId: string, timeoutMs = 30_000) => taskFinished(rt.tasks, taskId, timeoutMs);
 
 const tagsOf = async (name: string) => {
   const t = await probeTags(path.join(folder, name));

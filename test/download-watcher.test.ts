@@ -11,7 +11,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@tagsonic/core/config';
-import type { TaskDoc } from '@tagsonic/core/tasks';
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
 import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
@@ -22,6 +21,7 @@ import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harne
 import { makeAudio, probeTags } from './support/audio.ts';
 import { listFiles } from './support/file-actions.ts';
 import { sourceFake, type FakeAnswer } from './support/source-fake.ts';
+import { taskFinished } from './support/task-wait.ts';
 
 const HASH = 'B8B4E2E5A5E56B4C3E0A1C2D3E4F5A6B';
 const found = (lists: unknown[]) => ({ status: 1, error_code: 0, error_msg: '', data: { page: 1, pagesize: lists.length, total: lists.length, lists } });
@@ -72,15 +72,7 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function finished(taskId: string, timeoutMs = 30_000): Promise<TaskDoc> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const task = await rt.tasks.get(taskId);
-    if (task.status !== 'running') return task;
-    if (Date.now() > until) throw new Error(`task ${taskId} still running: ${JSON.stringify(task.counts)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const finished = (taskId: string, timeoutMs = 30_000) => taskFinished(rt.tasks, taskId, timeoutMs);
 
 describe('download-folder watcher', () => {
   it('leaves changing files for the next round, scrapes finished ones with the background settings, then tidies them into the media folder', async () => {

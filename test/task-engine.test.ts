@@ -21,6 +21,7 @@ import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
 import type { Manifest } from '@tagsonic/sdk';
 import { call, expectError, expectOk, login, ADMIN_PASSWORD, USER_PASSWORD, type Session } from './api-harness.ts';
 import { makeAudio, probeTags } from './support/audio.ts';
+import { taskFinished } from './support/task-wait.ts';
 
 let home: string;
 let rt: Runtime;
@@ -55,15 +56,7 @@ afterAll(async () => {
 });
 
 /** Waits for a task to leave `running`. */
-async function finished(taskId: string, timeoutMs = 30_000): Promise<TaskDoc> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const task = await rt.tasks.get(taskId);
-    if (task.status !== 'running') return task;
-    if (Date.now() > until) throw new Error(`task ${taskId} still running: ${JSON.stringify(task.counts)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const finished = (taskId: string, timeoutMs = 30_000) => taskFinished(rt.tasks, taskId, timeoutMs);
 
 const titles = async (folder: string, names: string[]) => Promise.all(names.map(async (n) => (await probeTags(path.join(folder, n))).title));
 
