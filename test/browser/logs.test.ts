@@ -5,6 +5,7 @@
  * ffprobe); the section pages 10 rows at a time; Undo task puts every title back. The runtime log polls and shows
  * the server process's own lines, and the feedback dialog refuses a reason under 20 characters without sending it. Screenshots light and dark, desktop and narrow, go to /tmp/shots-log-ui/.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -438,6 +439,24 @@ describe('runtime log with long logs', () => {
       await page.unroute('**/apimt/runtime_log/');
     }
   });
+});
+
+describe('a task that is not one file per item', () => {
+  it("shows a library scan's report: its one item is the whole task", async () => {
+    // Scans come from Subsonic clients and from the file watcher, so they land on the log between batch tasks.
+    expect((await api(page, 'POST', '/apimt/admin/users/admin/subsonic_password/', { password: 'scan-secret' })).result).toBe(true);
+    const salt = randomBytes(6).toString('hex');
+    const auth = `u=admin&t=${createHash('md5').update(`scan-secret${salt}`).digest('hex')}&s=${salt}&v=1.16.1&c=logs-test&f=json`;
+    const started = (await (await fetch(`${server.base}/rest/startScan?${auth}`)).json()) as { 'subsonic-response': { status: string } };
+    expect(started['subsonic-response'].status).toBe('ok');
+    const scan = async () => ((await api(page, 'GET', '/apimt/audit_log/?page=1&page_size=50')).data.items as Array<{ id: string; action: string; status: string }>).find((e) => e.action === '媒体库扫描');
+    await expect.poll(async () => (await scan())?.status, { timeout: 60_000 }).toBe('success');
+    await page.goto(`${server.base}/log_detail/${(await scan())!.id}/`);
+    await waitForStatus('success');
+    const row = page.locator('[data-section="success"] tbody tr').first();
+    await row.waitFor();
+    expect(await row.locator('.ts-report-file > div').first().textContent()).toBe('整个任务');
+  }, 90_000);
 });
 
 describe('narrow screens', () => {

@@ -40,7 +40,8 @@ export interface ReportChange {
 export interface DetailRow {
   id: string;
   name: string;
-  path: string;
+  /** null for an item that is not one file (a library scan's single item covers its roots). */
+  path: string | null;
   title?: string | null;
   artist?: string | null;
   album?: string | null;

@@ -51,7 +51,7 @@ export function DuplicateReport({ id, version }: { id: string; version: number }
     Promise.all([gather(id, 'success', abort.signal), gather(id, 'delete', abort.signal)]).then(
       ([items, gone]) => {
         setSections(duplicateSections(items));
-        setDeleted(new Set(gone.map((r) => r.path)));
+        setDeleted(new Set(gone.flatMap((r) => (r.path ? [r.path] : []))));
       },
       () => !abort.signal.aborted && setSections([]),
     );

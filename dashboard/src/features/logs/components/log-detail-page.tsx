@@ -248,7 +248,7 @@ export function LogDetailPage({ id }: { id: string }) {
           const c = confirmDelete!;
           setConfirmDelete(null);
           void act(() =>
-            c.all ? deleteFiles({ logId: detail.id, mode: 'fail' }) : deleteFiles({ logId: detail.id, mode: 'single', paths: [c.rows[0].path], detailId: c.rows[0].id }),
+            c.all ? deleteFiles({ logId: detail.id, mode: 'fail' }) : deleteFiles({ logId: detail.id, mode: 'single', paths: c.rows[0].path ? [c.rows[0].path] : [], detailId: c.rows[0].id }),
           );
         }}
       >

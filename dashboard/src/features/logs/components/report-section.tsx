@@ -30,8 +30,8 @@ const MISSING = new Set(['miss_tag', 'miss_artist', 'miss_album', 'miss_artist_a
 const EDITABLE = new Set(['miss_tag', 'miss_artist', 'miss_album', 'miss_artist_album', 'fail', 'mode_success']);
 const folderOf = (p: string) => p.slice(0, Math.max(1, p.lastIndexOf('/')));
 
-/** The file name of a path (the report's rows carry both; older rows only the path). */
-const fileName = (row: DetailRow) => row.name || row.path.split(/[\\/]/).pop() || row.path;
+/** The file name of a path (the report's rows carry both; older rows only the path); a path-less item is the whole task. */
+const fileName = (row: DetailRow, t: (zh: string) => string) => row.name || row.path?.split(/[\\/]/).pop() || row.path || t('整个任务');
 
 /**
  * What changed in a file: `field before → after` for a tag, `移动 → new path` for a move or copy (the row
@@ -153,10 +153,10 @@ export function ReportSection({ section, actions, version }: { section: ReportSe
             </thead>
             <tbody>
               {rows.map((row, i) => (
-                <tr key={row.id} data-row-id={row.id} data-path={row.path}>
+                <tr key={row.id} data-row-id={row.id} data-path={row.path ?? undefined}>
                   <td className="ts-small ts-muted">{(page - 1) * SECTION_PAGE_SIZE + i + 1}</td>
-                  <td className="ts-report-file" title={row.path}>
-                    <div>{fileName(row)}</div>
+                  <td className="ts-report-file" title={row.path ?? undefined}>
+                    <div>{fileName(row, t)}</div>
                     <div className="ts-small ts-muted ts-report-path">{row.path}</div>
                   </td>
                   {key === 'mode_success' ? (
