@@ -44,7 +44,7 @@ export async function openRuntime(config: Config = loadConfig()): Promise<Runtim
   const journal = createTagJournal({ store, blobDir: path.join(config.dataDir, 'journal-blobs'), owner: tasks.leases });
   await users.init();
   await tasks.init();
-  const library = await openLibrary({ store, tasks, roots: roots.roots });
+  const library = await openLibrary({ store, tasks, roots: roots.roots, artistDir: path.join(config.dataDir, 'artists') });
   const plugins = new StorePluginRegistry(store);
   await plugins.init();
   return {

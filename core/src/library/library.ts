@@ -5,6 +5,7 @@
 import type { Store } from '../store/port.ts';
 import type { Tasks } from '../tasks/tasks.ts';
 import { Annotations } from './annotations.ts';
+import { ArtistMeta } from './artist-meta.ts';
 import { Catalog, type RootInfo } from './catalog.ts';
 import { LibraryStore } from './library-store.ts';
 import { LibraryQueries } from './queries.ts';
@@ -16,15 +17,21 @@ export interface Library {
   annotations: Annotations;
   queries: LibraryQueries;
   scans: LibraryScans;
+  /** Artist pictures and biographies (getCoverArt / getArtistInfo of an artist, the 艺术家封面 action). */
+  artists: ArtistMeta;
 }
 
-/** Opens the library (creates its indexes). `roots` are the media roots, e.g. `MediaRoots.roots`. */
-export async function openLibrary(deps: { store: Store; tasks: Tasks; roots: readonly RootInfo[] }): Promise<Library> {
+/**
+ * Opens the library (creates its indexes). `roots` are the media roots, e.g. `MediaRoots.roots`; `artistDir` is
+ * where artist pictures are saved (`<data>/artists`; without it they can be read from the store but not saved or served).
+ */
+export async function openLibrary(deps: { store: Store; tasks: Tasks; roots: readonly RootInfo[]; artistDir?: string }): Promise<Library> {
   const library = new LibraryStore(deps.store);
   await library.init();
   const catalog = new Catalog(library, deps.roots.map((r) => ({ name: r.name, dir: r.dir })));
   const annotations = new Annotations(library, catalog);
-  const queries = new LibraryQueries(catalog, annotations, library);
+  const artists = new ArtistMeta(deps.store, catalog, deps.artistDir ?? null);
+  const queries = new LibraryQueries(catalog, annotations, library, artists);
   const scans = new LibraryScans({ tasks: deps.tasks, library, catalog, store: deps.store });
-  return { store: library, catalog, annotations, queries, scans };
+  return { store: library, catalog, annotations, queries, scans, artists };
 }

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { invalid, notFound } from '../errors/errors.ts';
 import type { Annotations } from './annotations.ts';
+import type { ArtistMeta } from './artist-meta.ts';
 import { searchText, type Catalog, type FolderNode } from './catalog.ts';
 import { idKind } from './ids.ts';
 import type { LibraryStore } from './library-store.ts';
@@ -295,11 +296,13 @@ export class LibraryQueries {
   private readonly catalog: Catalog;
   private readonly annotations: Annotations;
   private readonly library: LibraryStore;
+  private readonly artistMeta: ArtistMeta | null;
 
-  constructor(catalog: Catalog, annotations: Annotations, library: LibraryStore) {
+  constructor(catalog: Catalog, annotations: Annotations, library: LibraryStore, artistMeta?: ArtistMeta) {
     this.catalog = catalog;
     this.annotations = annotations;
     this.library = library;
+    this.artistMeta = artistMeta ?? null;
   }
 
   // ---------------------------------------------------------------- helpers
@@ -775,17 +778,18 @@ export class LibraryQueries {
     return ranked.slice(0, count);
   }
 
-  /** What we know locally about an artist; similar artists share its genres. */
+  /** What we know locally about an artist (its biography: set by 艺术家封面 or the editor); similar artists share its genres. */
   async artistInfo(id: string, options: { count?: number; userId?: string } = {}): Promise<ArtistInfo> {
     await this.catalog.sync();
     const artist = this.artist(id);
+    const meta = this.artistMeta ? (await this.artistMeta.synced()).get(id) : undefined;
     return {
       id,
       albumCount: artist.albumCount,
       songCount: artist.songCount,
       coverArt: artist._id,
       genres: artist.genres,
-      biography: null,
+      biography: meta?.description ?? null,
       similarArtists: await this.artistViews(this.similarArtistDocs(id, clampSize(options.count, 20)), options.userId),
     };
   }
@@ -919,7 +923,7 @@ export class LibraryQueries {
   /**
    * Where the picture for a cover-art id is: a track id (its embedded picture, else its album's), an
    * album id (folder image, else the embedded picture of its first track that has one), an artist id
-   * (its latest album with a cover) or a folder id. null when there is none.
+   * (its own picture, saved by 艺术家封面; else its latest album with a cover) or a folder id. null when there is none.
    */
   async coverArt(id: string): Promise<CoverArt | null> {
     await this.catalog.sync();
@@ -938,6 +942,8 @@ export class LibraryQueries {
     if (kind === 'artist') {
       const a = this.catalog.artists.get(id);
       if (!a) throw notFound('TAGSONIC_ERR_LIBRARY_NOT_FOUND', `No cover art with id "${id}".`, { id });
+      const image = this.artistMeta?.canServe ? (await this.artistMeta.synced()).get(id)?.image : null;
+      if (image) return { kind: 'file', path: this.artistMeta!.imagePath(image) };
       return a.coverAlbumId ? this.albumCover(a.coverAlbumId) : null;
     }
     if (kind === 'folder') {

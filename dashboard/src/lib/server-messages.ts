@@ -270,6 +270,8 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_TASK_NOTHING_TO_DELETE: { zh: '没有可删除的文件', en: 'There is nothing to delete.' },
   TAGSONIC_ERR_LOG_REASON_SHORT: { zh: '反馈理由至少20字', en: 'The reason needs at least 20 characters.' },
   TAGSONIC_ERR_STRM_BAD_SIGN: { zh: 'strm 播放链接无效（签名错误或已撤销）', en: 'This strm link is not valid (wrong or revoked signature).' },
+  TAGSONIC_ERR_LIBRARY_ARTIST_IMAGE_INVALID: { zh: '歌手图片不是 JPEG、PNG、WebP 或 GIF 图片，或超过 8 MB', en: 'The artist picture is not a JPEG, PNG, WebP or GIF image, or is larger than 8 MB.' },
+  TAGSONIC_ERR_LIBRARY_ARTIST_STORE_UNAVAILABLE: { zh: '此进程无法保存歌手图片（未配置数据目录）', en: 'This process cannot save artist pictures (no data folder).' },
 };
 
 /** Why a source's cover could not be downloaded, read from the server's words (one code, several reasons). */
