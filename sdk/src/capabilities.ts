@@ -322,6 +322,46 @@ export interface FingerprintCapability {
   compute(options: { path: string }): Promise<{ fingerprint: string; duration: number }>;
 }
 
+// ---------------------------------------------------------------- llm
+
+/**
+ * One message of a chat with the language model.
+ *
+ * @example
+ * const message: LlmMessage = { role: 'user', content: 'Which genre is "Blue in Green" by Miles Davis? One word.' };
+ */
+export interface LlmMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/**
+ * The OpenAI-compatible language model the administrator configured in the system settings (needs the `llm`
+ * grant). The host reads the settings on every call and holds the endpoint and its key: the plugin sends
+ * messages and gets text back. At most two calls of one plugin run at a time per worker (the rest wait their
+ * turn, inside the invocation's time); a plugin granted `llm` has a 3 min wall clock per invocation.
+ *
+ * Failures keep the host's codes (not {@link PluginErrorCode}s; compare `error.code` as a string):
+ * `TAGSONIC_ERR_LLM_NOT_CONFIGURED` (no base URL or model set), `…_LLM_TIMEOUT`, `…_LLM_HTTP` (the endpoint's
+ * status and message), `…_LLM_UNREACHABLE`, `…_LLM_BAD_RESPONSE`; bad options are `TAGSONIC_ERR_PLUGIN_INVALID`,
+ * too much text `TAGSONIC_ERR_PLUGIN_LIMIT`.
+ *
+ * @example
+ * const genre = await caps.llm.chat({ messages: [{ role: 'system', content: 'Answer with one genre name.' }, { role: 'user', content: `${artist} - ${title}` }], maxTokens: 20 });
+ */
+export interface LlmCapability {
+  /** The first answer's text. Up to 100 messages and 200,000 characters in all; `maxTokens` 1–32768. */
+  chat(options: { messages: LlmMessage[]; maxTokens?: number }): Promise<string>;
+  /**
+   * The lyric translated into Simplified Chinese line by line, each line behind its original time tags (header
+   * tags such as `[ar:]` and blank lines kept as they are): the editor's translation. Up to 200,000 characters.
+   *
+   * @example
+   * const translated = await caps.llm.translateLyric({ lyrics: '[00:01.00]Hello' }); // '[00:01.00]你好'
+   */
+  translateLyric(options: { lyrics: string }): Promise<string>;
+}
+
 // ---------------------------------------------------------------- always granted
 
 /**
@@ -492,6 +532,7 @@ export interface Capabilities {
   ffmpeg?: FfmpegCapability;
   fingerprint?: FingerprintCapability;
   sources?: SourcesCapability;
+  llm?: LlmCapability;
   config: ConfigCapability;
   match: MatchCapability;
   text: TextCapability;
@@ -510,6 +551,7 @@ export interface Capabilities {
  */
 export type CapabilitiesFor<M extends Manifest> = Pick<Capabilities, 'config' | 'text' | 'log' | 'progress' | 'kv' | 'match'> &
   (M['permissions'] extends { sources: object } ? { sources: SourcesCapability } : unknown) &
+  (M['permissions'] extends { llm: object } ? { llm: LlmCapability } : unknown) &
   (M['permissions'] extends { http: object } ? { http: HttpCapability } : unknown) &
   (M['permissions'] extends { ffmpeg: object } ? { ffmpeg: FfmpegCapability } : unknown) &
   (M['permissions'] extends { fingerprint: object } ? { fingerprint: FingerprintCapability } : unknown) &

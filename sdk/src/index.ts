@@ -13,7 +13,7 @@ export { isPluginError, PLUGIN_ERROR_CODES, PluginError } from './errors.ts';
 export type {
   Artwork, Capabilities, CapabilitiesFor, ConfigCapability, ConfigValues, FfmpegCapability, FfmpegJob, FfmpegResult, FileEntry,
   FilesCapability, FingerprintCapability, HttpCapability, HttpRequest, HttpResponse, JsonValue, KvCapability,
-  LogCapability, MatchCapability, ProgressCapability, QueryValue, ScoredSong, SourcesCapability, TagsCapability, TextCapability, TextEncodingName, TrackInfo, TrackTags,
+  LlmCapability, LlmMessage, LogCapability, MatchCapability, ProgressCapability, QueryValue, ScoredSong, SourcesCapability, TagsCapability, TextCapability, TextEncodingName, TrackInfo, TrackTags,
 } from './capabilities.ts';
 export type { ArtistInfo, SearchOptions, SearchResultSong, TagSource } from './tag-source.ts';
 export { defineTagSource } from './tag-source.ts';

@@ -100,6 +100,11 @@ export interface Permissions {
    * a source not listed, or not installed and enabled, cannot be searched. For aggregators such as smart_tag.
    */
   sources?: { ids: string[]; reason: string };
+  /**
+   * The language model the administrator configured in the system settings (`caps.llm.chat`,
+   * `caps.llm.translateLyric`); the host holds the endpoint and its key, the plugin sends messages only.
+   */
+  llm?: { reason: string };
 }
 
 /**

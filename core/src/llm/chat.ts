@@ -31,6 +31,10 @@ export interface ChatOptions {
   timeoutMs?: number;
   /** Lower is steadier; a translation wants little invention. Default 0.2. */
   temperature?: number;
+  /** The answer's length cap (`max_tokens`); the endpoint's own default when absent. */
+  maxTokens?: number;
+  /** Ends the request early (a plugin's invocation that ended): fails as unreachable, nobody reads it. */
+  signal?: AbortSignal;
 }
 
 /** The settings checked: an http(s) base URL and a model are required; the key may be empty (a local server). */
@@ -64,8 +68,14 @@ export async function chatCompletion(settings: LlmSettings, messages: ChatMessag
     response = await fetch(endpoint, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ model: settings.model, messages, temperature: options.temperature ?? 0.2, stream: false }),
-      signal: AbortSignal.timeout(timeoutMs),
+      body: JSON.stringify({
+        model: settings.model,
+        messages,
+        temperature: options.temperature ?? 0.2,
+        ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
+        stream: false,
+      }),
+      signal: options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
       redirect: 'error',
     });
     text = await readCapped(response);

@@ -46,6 +46,13 @@ export const AGGREGATOR_TIMEOUT_MS = 25_000;
  */
 export const MEDIA_TOOL_PLUGIN_TIMEOUT_MS = 6 * 60_000;
 
+/**
+ * The wall-clock limit of a plugin granted `llm`, unless `sandbox.timeoutMs` says otherwise: one answer of a
+ * language model takes seconds to a minute (core/llm allows 60 s per request), a long lyric is several
+ * requests, and a call may first wait for one of the plugin's turns (capabilities/llm.ts).
+ */
+export const LLM_PLUGIN_TIMEOUT_MS = 3 * 60_000;
+
 const DEFAULT_HTTP_LIMITS: Omit<PluginHttpLimits, 'ratePerSec'> = { timeoutMs: 8_000, maxBytes: 8 * 1024 * 1024 };
 
 /** What the administrator set for one plugin. */
@@ -146,7 +153,9 @@ export function loadPlugin(options: LoadPluginOptions): LoadedPlugin {
     capabilities,
     ...options.sandbox,
     timeoutMs: options.sandbox?.timeoutMs ??
-      (manifest.permissions.sources ? AGGREGATOR_TIMEOUT_MS : manifest.permissions.ffmpeg && manifest.permissions.files?.access === 'write' ? MEDIA_TOOL_PLUGIN_TIMEOUT_MS : undefined),
+      // The longest that applies: a media tool's run, a model's answers, then an aggregator's sources.
+      (manifest.permissions.ffmpeg && manifest.permissions.files?.access === 'write' ? MEDIA_TOOL_PLUGIN_TIMEOUT_MS
+        : manifest.permissions.llm ? LLM_PLUGIN_TIMEOUT_MS : manifest.permissions.sources ? AGGREGATOR_TIMEOUT_MS : undefined),
   });
   return {
     manifest,

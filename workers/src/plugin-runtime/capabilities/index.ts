@@ -19,6 +19,7 @@ import { kvCapability, matchCapability, progressCapability, sourcesCapability, t
 import { tagsCapability } from './tags.ts';
 import { tagsSideCapability } from './tags-side.ts';
 import { sourceExtrasCapability } from './source-extras.ts';
+import { llmCapability } from './llm.ts';
 
 export { KV_LIMITS, PLUGIN_KV_COLLECTION } from './services.ts';
 export { MAX_LIST_ENTRIES } from './files.ts';
@@ -46,5 +47,7 @@ export function hostCapabilities(manifest: Manifest, host: PluginHostServices | 
   if (grants.sources) {
     capabilities.sources = { ...sourcesCapability(manifest.id, grants.sources.ids, host.searchSource), ...sourceExtrasCapability(grants.sources.ids, host) };
   }
+  // The model configured in the system settings, read per call; the key stays here (./llm.ts).
+  if (grants.llm) capabilities.llm = llmCapability(manifest.id, host.store);
   return capabilities;
 }
