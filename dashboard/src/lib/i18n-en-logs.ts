@@ -127,4 +127,10 @@ export const EN_LOGS: Record<string, string> = {
   移动: 'moved',
   复制: 'copied',
   转换: 'converted',
+  // Candidate drawers of a report row
+  候选: 'Candidates',
+  候选歌曲: 'Candidate songs',
+  '在候选歌曲中挑选，编辑这个文件的标签': "Pick from the candidate songs and edit this file's tags",
+  '已保存到文件。把这一行标为完成？': 'Saved to the file. Mark this row as done?',
+  '已保存到文件。': 'Saved to the file.',
 };

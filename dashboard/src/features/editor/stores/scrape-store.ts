@@ -28,7 +28,13 @@ interface ScrapeState {
   /** The lyric shown for a candidate (lyrics button), once fetched. */
   lyric: { song: ScoredSong; text: string } | null;
 
-  lookup: (resource: string) => Promise<void>;
+  /**
+   * Looks the editor's title (artist, album) up in `resource`; `given` stands in for the editor's values (a task
+   * report's row looks its own file up by the title the report kept, before the editor has loaded it).
+   */
+  lookup: (resource: string, given?: Partial<Omit<LookupQuery, 'resource'>>) => Promise<void>;
+  /** Candidates known already (the ones auto-scrape saw for a missed file), shown as a lookup's results. */
+  show: (results: ScoredSong[], query: LookupQuery | null) => void;
   copyCell: (song: ScoredSong, cell: CopyCell) => void;
   copyRow: (song: ScoredSong) => void;
   /**
@@ -78,16 +84,17 @@ export const useScrape = create<ScrapeState>()((set, get) => {
     busy: {},
     lyric: null,
 
-    async lookup(resource) {
-      const { filePath, values } = useEditor.getState();
-      const title = (values.title ?? '').trim();
+    async lookup(resource, given = {}) {
+      const { values } = useEditor.getState();
+      const filePath = given.full_path ?? useEditor.getState().filePath;
+      const title = (given.title ?? values.title ?? '').trim();
       if (title === '') {
         notifyWarning(translate('标题不能为空！'), undefined, SECONDS.two);
         return;
       }
       const query: LookupQuery = { title, resource };
-      const artist = (values.artist ?? '').trim();
-      const album = (values.album ?? '').trim();
+      const artist = (given.artist ?? values.artist ?? '').trim();
+      const album = (given.album ?? values.album ?? '').trim();
       if (artist) query.artist = artist;
       if (album) query.album = album;
       if (filePath) query.full_path = filePath;
@@ -105,6 +112,11 @@ export const useScrape = create<ScrapeState>()((set, get) => {
         const said = isApiError(e) ? e.details.serverMessage : '';
         set({ status: 'error', error: { text, detail: said && said !== text ? said : '' } });
       }
+    },
+
+    show(results, query) {
+      running?.abort();
+      set({ query, status: 'done', error: null, results, lyric: null });
     },
 
     copyCell(song, cell) {

@@ -4,7 +4,9 @@ import { Button, ButtonGroup } from '../../../components/ui/button.tsx';
 import { HTMLTable, Section, SectionCard, Tag } from '../../../components/ui/display.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import type { DetailRow, SectionKey } from '../api/types.ts';
+import { CANDIDATE_SECTIONS, FINISHABLE_SECTIONS } from '../lib/candidates.ts';
 import { pagesOf, SECTION_PAGE_SIZE, similarity, type Section as ReportSectionData } from '../lib/report.ts';
+import { CandidateDrawers } from './candidate-drawers.tsx';
 
 export interface RowActions {
   /** running: stop one item that has not started. */
@@ -86,6 +88,7 @@ export function ReportSection({ section, actions, version }: { section: ReportSe
   const [page, setPage] = useState(1);
   const [loaded, setLoaded] = useState<{ page: number; rows: DetailRow[] } | null>(null);
   const [loading, setLoading] = useState(false);
+  const [candidateRow, setCandidateRow] = useState<DetailRow | null>(null);
   const pages = pagesOf(section.count);
   const key = section.key;
 
@@ -190,6 +193,9 @@ export function ReportSection({ section, actions, version }: { section: ReportSe
                       {key === 'running' && actions.stop && row.status !== 'running' ? (
                         <Button small minimal intent="warning" icon="stop" text={t('停止')} data-testid="stop-item" onClick={() => actions.stop!(row)} />
                       ) : null}
+                      {CANDIDATE_SECTIONS.has(key) && row.path ? (
+                        <Button small minimal icon="search-template" text={t('候选')} data-testid="candidate-item" title={t('在候选歌曲中挑选，编辑这个文件的标签')} onClick={() => setCandidateRow(row)} />
+                      ) : null}
                       {EDITABLE.has(key) && row.path ? (
                         <Link href={`/?path=${encodeURIComponent(folderOf(row.path))}`} className="ts-report-edit" data-testid="edit-in-folder" title={t('在文件夹中打开，编辑这个文件的标签')}>
                           {key === 'mode_success' ? t('复核') : t('编辑')}
@@ -216,6 +222,7 @@ export function ReportSection({ section, actions, version }: { section: ReportSe
           </div>
         ) : null}
       </SectionCard>
+      <CandidateDrawers row={candidateRow} onClose={() => setCandidateRow(null)} onFinish={FINISHABLE_SECTIONS.has(key) ? actions.finish : undefined} />
     </Section>
   );
 }
