@@ -24,6 +24,7 @@ import { eventRoutes } from './routes/events.ts';
 import { scrapeRoutes } from './routes/scrape.ts';
 import { pluginRoutes } from './routes/plugins.ts';
 import { taskRoutes } from './routes/tasks.ts';
+import { libraryTaskRoutes } from './routes/library-tasks.ts';
 import { auditLogRoutes } from './routes/audit-log.ts';
 import { deleteFilesRoutes } from './routes/delete-files.ts';
 import { runtimeLogRoutes } from './routes/runtime-log.ts';
@@ -74,6 +75,7 @@ export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions 
     await scrapeRoutes(dashboardApi, ctx);
     await pluginRoutes(dashboardApi, ctx);
     await taskRoutes(dashboardApi, ctx);
+    await libraryTaskRoutes(dashboardApi, ctx);
     await auditLogRoutes(dashboardApi, ctx);
     await deleteFilesRoutes(dashboardApi, ctx);
     await runtimeLogRoutes(dashboardApi, ctx);

@@ -270,6 +270,9 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_TASK_NOTHING_TO_DELETE: { zh: '没有可删除的文件', en: 'There is nothing to delete.' },
   TAGSONIC_ERR_LOG_REASON_SHORT: { zh: '反馈理由至少20字', en: 'The reason needs at least 20 characters.' },
   TAGSONIC_ERR_STRM_BAD_SIGN: { zh: 'strm 播放链接无效（签名错误或已撤销）', en: 'This strm link is not valid (wrong or revoked signature).' },
+  TAGSONIC_ERR_TASK_NOTHING_MISSING: { zh: '曲库中没有缺少这一项的歌曲', en: 'No track of the library lacks this.' },
+  TAGSONIC_ERR_TASK_GENRE_NEEDS_RULES: { zh: '标签源不提供流派，请用流派规则补全', en: 'Tag sources give no genres: fill in missing genres with the genre rules.' },
+  TAGSONIC_ERR_TASK_NO_RULES: { zh: '请至少设置一条流派规则', en: 'Set at least one genre rule (an artist rule, the album majority or AI).' },
   TAGSONIC_ERR_LIBRARY_ARTIST_IMAGE_INVALID: { zh: '歌手图片不是 JPEG、PNG、WebP 或 GIF 图片，或超过 8 MB', en: 'The artist picture is not a JPEG, PNG, WebP or GIF image, or is larger than 8 MB.' },
   TAGSONIC_ERR_LIBRARY_ARTIST_STORE_UNAVAILABLE: { zh: '此进程无法保存歌手图片（未配置数据目录）', en: 'This process cannot save artist pictures (no data folder).' },
 };

@@ -61,6 +61,7 @@ export const ACTION_ROUTES: readonly ActionRoute[] = [
   { route: 'batch_update_id3', pluginId: 'batch-update-id3', action: '手动修改' },
   { route: 'batch_auto_update_id3', pluginId: 'auto-scrape', action: '自动刮削', rate: { field: 'music_info.scrape_rate', default: 1 } },
   { route: 'generate_strm', pluginId: 'generate-strm', action: '生成strm文件', v2: true, origin: 'origin' },
+  { route: 'import_music', pluginId: 'import-music', action: '导入收藏', v2: true, rate: { field: 'import_rate', default: 10 } },
 ];
 
 export const TASK_CREATED = '创建成功！ 任务在后台努力运行中';
@@ -76,7 +77,7 @@ const SELECTION_FIELDS = new Set(['file_full_path', 'select_data', 'dry_run', 'd
 const PLAN_TIMEOUT_MS = 120_000;
 
 /** What an action task keeps on its document (TaskDoc fields). */
-interface ActionTaskFields {
+export interface ActionTaskFields {
   pluginId: string;
   route: string;
   options: Record<string, JsonValue>;
@@ -87,7 +88,7 @@ interface ActionTaskFields {
   appliedTaskId?: string | null;
 }
 
-interface BatchItem {
+export interface BatchItem {
   key: string;
   paths: string[];
   data?: JsonValue;
@@ -189,7 +190,7 @@ export async function taskRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
 }
 
 /** The installed, enabled batch action, or the registry's reason why not (the codes the plugin screens use). */
-async function requireAction(ctx: Ctx, pluginId: string): Promise<PluginRecord> {
+export async function requireAction(ctx: Ctx, pluginId: string): Promise<PluginRecord> {
   const record = await ctx.plugins.get(pluginId);
   if (!record) throw notFound('TAGSONIC_ERR_PLUGIN_NOT_INSTALLED', `The batch action ${pluginId} is not installed.`, { pluginId });
   if (record.kind !== 'batch-action') throw invalid('TAGSONIC_ERR_PLUGIN_NOT_AN_ACTION', `The plugin ${pluginId} is not a batch action.`, { pluginId });
@@ -240,7 +241,7 @@ async function planItems(ctx: Ctx, pluginId: string, paths: string[], options: R
   return checked;
 }
 
-async function createActionTask(
+export async function createActionTask(
   ctx: Ctx,
   spec: Pick<ActionRoute, 'pluginId' | 'action'>,
   actor: string,
@@ -274,7 +275,7 @@ function at(body: Record<string, JsonValue>, dotted: string): JsonValue | undefi
   return value;
 }
 
-function positiveNumber(value: JsonValue | undefined): number | null {
+export function positiveNumber(value: JsonValue | undefined): number | null {
   const n = typeof value === 'string' ? Number(value) : value;
   return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : null;
 }

@@ -10,6 +10,7 @@ describe('operation log', () => {
   it('links the spec actions to a report', () => {
     expect(ACTIONS_WITH_REPORT.has('替换文本')).toBe(true);
     expect(ACTIONS_WITH_REPORT.has('生成strm文件')).toBe(true);
+    expect(ACTIONS_WITH_REPORT.has('流派规则')).toBe(true);
     expect(ACTIONS_WITH_REPORT.has('登录')).toBe(false);
   });
 

@@ -21,7 +21,7 @@ export const ACTION_FILTERS: { key: string; label: string; action?: string }[] =
 export const ACTIONS_WITH_REPORT = new Set([
   '导入收藏', '自动刮削', '后台刮削', '重复检查', '手动修改', '整理文件夹', '刮削艺术家', '删除空文件夹',
   '拆分文本', '替换文本', '格式转换', '切割音轨', '乱码修复', '回放增益', '生成strm文件', '删除收藏',
-  '简繁转换', '删除文件',
+  '简繁转换', '删除文件', '流派规则',
 ]);
 
 /**

@@ -1,0 +1,56 @@
+/**
+ * 流派规则 (ruleTagTask): fills in the genre of one track per item, from rules tried in order —
+ *   1. an artist rule: the genre set for one of the track's artists (each artist of a multi-artist track, in tag
+ *      order, compared with case, width and accents folded);
+ *   2. the album majority (`useAlbumMajorityGenre`): the genre most of the album's other tracks carry in the
+ *      library — the host counts them and passes the counts as the item's `data`, so no library access is needed;
+ * The first rule that decides wins. A track no rule decides is a `miss` whose reason says what was tried. A track
+ * that has a genre by now (tagged since the library last read it) is skipped: a rule never replaces a genre.
+ *
+ * The genre is written through `caps.tags.write` (journaled under the task: undoable from its report); a dry run
+ * returns the same change without writing.
+ */
+import { defineBatchAction, PluginError, type BatchChange, type JsonValue, type Manifest } from '@tagsonic/sdk';
+import { albumMajority, artistRule, parseRuleForm, trackData } from './rules.ts';
+
+type Grants = Manifest & { permissions: { tags: { access: 'write'; reason: string } } };
+
+/** Which rule decided, as the report names it. */
+type Decided = { rule: 'artist' | 'album'; genre: string; note: string };
+
+export default defineBatchAction<Grants>({
+  async runItem({ item, options, dryRun }, caps) {
+    const form = parseRuleForm(options);
+    const path = item.paths[0];
+    if (!path) throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', 'the item names no file');
+    const track = await caps.tags.read({ path });
+    const raw: Record<string, JsonValue> = { title: track.title, artist: track.artist, album: track.album, raw_title: track.title, raw_artist: track.artist, raw_album: track.album };
+    if (track.genre?.trim()) return { status: 'skip', reason: `already has a genre (${track.genre})`, report: raw };
+
+    const data = trackData(item.data, track.artist);
+    const tried: string[] = [];
+    let decided: Decided | null = null;
+
+    const rule = form.artistRules.size ? artistRule(form, data.artists) : null;
+    if (rule) decided = { rule: 'artist', genre: rule.genre, note: `artist rule: ${rule.artist} → ${rule.genre}` };
+    else if (form.artistRules.size) tried.push(data.artists.length ? `no artist rule for ${data.artists.join(', ')}` : 'the track names no artist');
+
+    if (!decided && form.albumMajority) {
+      const majority = albumMajority(data.albumGenres);
+      if (majority) decided = { rule: 'album', genre: majority.genre, note: `album majority: ${majority.count} other tracks of the album are ${majority.genre}` };
+      else tried.push(albumMiss(data.albumGenres));
+    }
+
+    if (!decided) return { status: 'miss', reason: `no rule decided the genre: ${tried.join('; ')}`, report: raw };
+
+    const changes: BatchChange[] = [{ path: track.path, kind: 'tags', field: 'genre', before: null, after: decided.genre }];
+    if (!dryRun) await caps.tags.write({ path: track.path, tags: { genre: decided.genre } });
+    return { status: 'success', changes, report: { ...raw, genre: decided.genre, rule: decided.rule, notes: [decided.note] } };
+  },
+});
+
+function albumMiss(counts: ReadonlyArray<[string, number]> | null): string {
+  if (counts === null) return 'the track has no album';
+  if (!counts.length) return 'no other track of the album has a genre';
+  return `no majority among the album's other tracks (${counts.map(([g, n]) => `${g} ×${n}`).join(', ')})`;
+}
