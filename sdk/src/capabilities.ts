@@ -310,6 +310,29 @@ export interface FfmpegCapability {
   run<J extends FfmpegJob>(job: J): Promise<FfmpegResult<J['preset']>>;
 }
 
+// ---------------------------------------------------------------- library
+
+/**
+ * The music collection (needs the `library: write` grant): `index` puts one audio file inside the media roots
+ * into the library now, as a scan would (same reading, same track id when it is listed), so Subsonic clients
+ * list it at once: import collection. `status`: `added` (a new track), `updated` (its track re-read and
+ * changed), `unchanged` (listed and the same). `sameAs`: another listed track with the same size and content
+ * fingerprint (a copy). `dryRun: true` reads and compares only. A file that is no song fails with the scanner's
+ * code (`TAGSONIC_ERR_LIBRARY_NOT_AUDIO`, the tag engine's `TAGSONIC_ERR_TAGS_…`) and its reason; while a
+ * library scan runs the call waits for it, then fails with `TAGSONIC_ERR_LIBRARY_SCAN_RUNNING` if it is not done in time.
+ *
+ * @example
+ * const { status, trackId } = await caps.library.index({ path: 'Incoming/01.flac' });
+ */
+export interface LibraryCapability {
+  index(options: { path: string; dryRun?: boolean }): Promise<{
+    path: string;
+    status: 'added' | 'updated' | 'unchanged';
+    trackId: string;
+    sameAs: { id: string; path: string } | null;
+  }>;
+}
+
 // ---------------------------------------------------------------- fingerprint
 
 /**
@@ -531,6 +554,7 @@ export interface Capabilities {
   files?: FilesCapability;
   ffmpeg?: FfmpegCapability;
   fingerprint?: FingerprintCapability;
+  library?: LibraryCapability;
   sources?: SourcesCapability;
   llm?: LlmCapability;
   config: ConfigCapability;
@@ -555,6 +579,7 @@ export type CapabilitiesFor<M extends Manifest> = Pick<Capabilities, 'config' | 
   (M['permissions'] extends { http: object } ? { http: HttpCapability } : unknown) &
   (M['permissions'] extends { ffmpeg: object } ? { ffmpeg: FfmpegCapability } : unknown) &
   (M['permissions'] extends { fingerprint: object } ? { fingerprint: FingerprintCapability } : unknown) &
+  (M['permissions'] extends { library: object } ? { library: LibraryCapability } : unknown) &
   (M['permissions'] extends { tags: { access: 'write' } } ? { tags: TagsCapability }
     : M['permissions'] extends { tags: object } ? { tags: Pick<TagsCapability, 'read' | 'render' | 'lyricsFile' | 'folderCover'> } : unknown) &
   (M['permissions'] extends { files: { access: 'write' } } ? { files: FilesCapability }

@@ -12,7 +12,7 @@ export type { PluginErrorCode } from './errors.ts';
 export { isPluginError, PLUGIN_ERROR_CODES, PluginError } from './errors.ts';
 export type {
   Artwork, Capabilities, CapabilitiesFor, ConfigCapability, ConfigValues, FfmpegCapability, FfmpegJob, FfmpegResult, FileEntry,
-  FilesCapability, FingerprintCapability, HttpCapability, HttpRequest, HttpResponse, JsonValue, KvCapability,
+  FilesCapability, FingerprintCapability, HttpCapability, LibraryCapability, HttpRequest, HttpResponse, JsonValue, KvCapability,
   LlmCapability, LlmMessage, LogCapability, MatchCapability, ProgressCapability, QueryValue, ScoredSong, SourcesCapability, TagsCapability, TextCapability, TextEncodingName, TrackInfo, TrackTags,
 } from './capabilities.ts';
 export type { ArtistInfo, SearchOptions, SearchResultSong, TagSource } from './tag-source.ts';

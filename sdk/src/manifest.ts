@@ -93,6 +93,8 @@ export interface Permissions {
   ffmpeg?: { reason: string };
   /** Acoustic fingerprints with Chromaprint (see {@link FingerprintCapability}). */
   fingerprint?: { reason: string };
+  /** Putting audio files into the music collection now (`caps.library.index`: import collection). */
+  library?: { access: 'write'; reason: string };
   /** Tags of audio files inside the media roots; `write` includes read. */
   tags?: { access: 'read' | 'write'; reason: string };
   /**

@@ -10,6 +10,7 @@ import { tagsWriteHandler, tagsWriteSettler } from './commands/tags-write.ts';
 import { libraryScanHandler } from './commands/scan.ts';
 import type { Scanner } from './scanner/scanner.ts';
 import { PluginPool, servePluginInvocations } from './plugin-pool/index.ts';
+import { createLibraryIndexer } from './plugin-runtime/capabilities/library.ts';
 import { actionItemHandler, actionSettler, ACTION_KIND_PREFIX, DELETE_TASK_KIND, deleteSettler, filesDeleteHandler } from './actions/index.ts';
 
 export interface WorkerDeps {
@@ -104,8 +105,10 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     );
   }
   let pool: PluginPool | undefined;
+  // Import collection (caps.library) indexes files through this worker's scanner; without one it is refused.
+  const library = deps.scanner ? createLibraryIndexer(deps.scanner) : undefined;
   if (deps.plugins) {
-    pool = new PluginPool({ registry: deps.plugins.registry, store: deps.plugins.store, bus: deps.bus, roots: deps.roots, journal: deps.journal });
+    pool = new PluginPool({ registry: deps.plugins.registry, store: deps.plugins.store, bus: deps.bus, roots: deps.roots, library, journal: deps.journal });
     subs.push(await servePluginInvocations(deps.bus, pool, Math.max(deps.concurrency, 4)));
     // Batch action items run where the plugins are; the concurrency bounds the sandboxes busy at once.
     subs.push(

@@ -33,6 +33,17 @@ export const SECTIONS: Record<string, Record<string, unknown>> = {
   stop: { status: 'stop' },
 };
 
+/**
+ * Lists only one kind of task has, beside the common ones: an import collection's 元数据扫描 (tracks that were listed:
+ * re-read, or skipped as already there) and 音乐收藏 (tracks newly added), by the item's `report.section`.
+ */
+export const KIND_SECTIONS: Record<string, Record<string, Record<string, unknown>>> = {
+  'action:import-music': {
+    import_scan: { status: { $in: ['success', 'skip'] }, 'result.report.section': 'scan' },
+    import_collection: { status: 'success', 'result.report.section': 'collection' },
+  },
+};
+
 const STATUS_DISPLAY: Record<string, string> = { running: '进行中', success: '成功', fail: '失败', miss: '未匹配', stop: '停止' };
 
 export async function auditLogRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> {
@@ -63,15 +74,16 @@ export async function auditLogRoutes(app: FastifyInstance, ctx: Ctx): Promise<vo
   r.get('/apimt/audit_log_detail/', { onRequest: requireUser, schema: { querystring: AuditLogDetailQuery, response: { 200: AuditLogDetailResponse, '4xx': ErrorEnvelope } } }, async (request) => {
     const q = request.query;
     const task = await ctx.tasks.get(q.id);
-    if (q.section !== undefined && !Object.hasOwn(SECTIONS, q.section)) {
-      throw invalid('TAGSONIC_ERR_TASK_BAD_SECTION', `No report section "${q.section}"; one of ${Object.keys(SECTIONS).join(', ')}.`);
+    const lists = { ...SECTIONS, ...KIND_SECTIONS[task.kind] };
+    if (q.section !== undefined && !Object.hasOwn(lists, q.section)) {
+      throw invalid('TAGSONIC_ERR_TASK_BAD_SECTION', `No report section "${q.section}"; one of ${Object.keys(lists).join(', ')}.`);
     }
     const pageSize = Math.min(q.page_size ? Number(q.page_size) : SECTION_PAGE_SIZE, 500);
     const skip = ((q.page ? Number(q.page) : 1) - 1) * pageSize;
     const sections: Record<string, unknown> = {};
     // The files deleted from this report (delete_files) are the items of its delete tasks.
     const deleteTasks = (await ctx.tasks.findTasks({ kind: 'files.delete', sourceTaskId: task._id })).map((t) => t._id);
-    for (const [name, filter] of Object.entries(SECTIONS)) {
+    for (const [name, filter] of Object.entries(lists)) {
       const paged = q.section === undefined || q.section === name;
       const page = { skip: q.section === name ? skip : 0, limit: pageSize };
       if (name === 'delete' && deleteTasks.length) {

@@ -18,6 +18,7 @@ import type { Artwork, PluginKind, SearchOptions } from '@tagsonic/sdk';
 import { PLUGIN_ERROR_CODES, type InvokeBudget, type JsonValue, type PluginStats, type TaskBinding } from '../plugin-host/index.ts';
 import { loadPlugin, type LoadedPlugin, type LoadPluginOptions, type ScoredSong } from '../plugin-runtime/index.ts';
 import { scoreSongs, searchQuery } from './search.ts';
+import type { LibraryIndexer } from '../plugin-runtime/capabilities/library.ts';
 
 const PLUGIN_DISABLED = PLUGIN_ERROR_CODES.disabled;
 export const PLUGIN_SOURCE_LOOP = 'TAGSONIC_ERR_PLUGIN_SOURCE_LOOP';
@@ -33,6 +34,8 @@ export interface PluginPoolOptions {
   /** PLUGIN_CHANGED_EVENT arrives here. */
   bus: Bus;
   roots: MediaRoots;
+  /** caps.library (import collection): the worker's scanner, batched (plugin-runtime/capabilities/library.ts). */
+  library?: LibraryIndexer;
   journal: TagJournal;
   store: Store;
   /** Where `TAGSONIC_SOURCE_URL_<ID>` is read. Default process.env. */
@@ -184,6 +187,7 @@ export class PluginPool {
       settings: { baseUrl: record.settings.baseUrl, config: record.settings.config },
       host: {
         roots,
+        library: this.#options.library,
         journal,
         store,
         // smart_tag asks the other sources through the same pool: same registry checks, same scores.

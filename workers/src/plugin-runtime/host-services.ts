@@ -9,6 +9,7 @@ import type { MediaRoots } from '@tagsonic/core/media';
 import type { Store } from '@tagsonic/core/store';
 import type { TagJournal } from '@tagsonic/core/tags';
 import type { Artwork, ScoredSong, SearchOptions } from '@tagsonic/sdk';
+import type { LibraryIndexer } from './capabilities/library.ts';
 
 /** A source's candidate with the host's scores (core/matching), as the editor's results table shows it. */
 export type { ScoredSong };
@@ -20,6 +21,8 @@ export interface PluginHostServices {
   journal: TagJournal;
   /** Per-plugin kv (collection `plugin_kv`, keyed by plugin id). */
   store: Store;
+  /** library.index (import collection): the worker's scanner; absent in a worker that runs none. */
+  library?: LibraryIndexer;
   progress?: (p: { done: number; total: number; message?: string }) => void;
   /**
    * smart_tag: search another installed source, candidates scored by the host. `budget.budgetMs`: how long the

@@ -47,6 +47,12 @@ export const AGGREGATOR_TIMEOUT_MS = 25_000;
 export const MEDIA_TOOL_PLUGIN_TIMEOUT_MS = 6 * 60_000;
 
 /**
+ * The wall-clock limit of a plugin granted `library` (import collection), unless `sandbox.timeoutMs` says
+ * otherwise: `library.index` waits for a running library scan (up to 45 s) before it gives up.
+ */
+export const LIBRARY_PLUGIN_TIMEOUT_MS = 60_000;
+
+/**
  * The wall-clock limit of a plugin granted `llm`, unless `sandbox.timeoutMs` says otherwise: one answer of a
  * language model takes seconds to a minute (core/llm allows 60 s per request), a long lyric is several
  * requests, and a call may first wait for one of the plugin's turns (capabilities/llm.ts).
@@ -155,7 +161,7 @@ export function loadPlugin(options: LoadPluginOptions): LoadedPlugin {
     timeoutMs: options.sandbox?.timeoutMs ??
       // The longest that applies: a media tool's run, a model's answers, then an aggregator's sources.
       (manifest.permissions.ffmpeg && manifest.permissions.files?.access === 'write' ? MEDIA_TOOL_PLUGIN_TIMEOUT_MS
-        : manifest.permissions.llm ? LLM_PLUGIN_TIMEOUT_MS : manifest.permissions.sources ? AGGREGATOR_TIMEOUT_MS : undefined),
+        : manifest.permissions.llm ? LLM_PLUGIN_TIMEOUT_MS : manifest.permissions.sources ? AGGREGATOR_TIMEOUT_MS : manifest.permissions.library ? LIBRARY_PLUGIN_TIMEOUT_MS : undefined),
   });
   return {
     manifest,

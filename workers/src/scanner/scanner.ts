@@ -3,7 +3,9 @@
  * mtime, inode), reads only what it must with the tag reader pool (all cores), re-derives albums,
  * artists and genres, and commits the difference as one library revision. See README.md.
  */
+import { lstat } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import path from 'node:path';
 import { setInterval as every } from 'node:timers';
 import type { Bus } from '@tagsonic/core/bus';
 import { conflict, isTagsonicError, unavailable } from '@tagsonic/core/errors';
@@ -11,7 +13,7 @@ import { newId } from '@tagsonic/core';
 import type { MediaRoot, MediaRoots } from '@tagsonic/core/media';
 import { SUBJECTS } from '@tagsonic/core/tasks';
 import { noteActivity } from '@tagsonic/core/memory';
-import { createTagReaderPool, readTags, type ReadResult, type TagReaderPool } from '@tagsonic/core/tags';
+import { createTagReaderPool, readTags, TAG_ERRORS, type ReadResult, type TagReaderPool } from '@tagsonic/core/tags';
 import {
   aggregate,
   assignAlbums,
@@ -23,7 +25,7 @@ import {
   type ScanFailureDoc,
   type TrackDoc,
 } from '@tagsonic/core/library';
-import { folderCoverFor, lrcFor, walkRoots, type FoundFile, type WalkResult } from './walk.ts';
+import { AUDIO_EXTENSIONS, folderCoverFor, lrcFor, readDirInfo, walkRoots, type DirInfo, type FoundFile, type WalkResult } from './walk.ts';
 import { NOT_A_SONG_CODES, notAudio, trackDocFrom, withSidecars, type Sidecars } from './track-doc.ts';
 
 export interface ScannerDeps {
@@ -98,6 +100,31 @@ export interface ScanResult {
   timings: { walk: number; read: number; derive: number; write: number };
 }
 
+/** One file put into the library at once (import collection), see {@link Scanner.indexFiles}. */
+export interface IndexedFile {
+  path: string;
+  /**
+   * `added`: a new track; `updated`: its track was listed and is re-read (in a dry run: whose file changed since);
+   * `unchanged`: listed and the same; `failed`: unreadable or not a song (`code`, `message`), kept out of the library.
+   */
+  status: 'added' | 'updated' | 'unchanged' | 'failed';
+  /** The file's track (kept when it was listed); null when it failed. */
+  trackId: string | null;
+  /** Another listed track with the same size and content fingerprint: this file is a copy of it. */
+  sameAs: { id: string; path: string } | null;
+  code?: string;
+  message?: string;
+}
+
+export interface IndexFilesOptions {
+  /** Read and compare only: nothing is written and no lock is taken. */
+  dryRun?: boolean;
+  /** The task importing (recorded with the lock). */
+  taskId?: string | null;
+  /** How long to wait for a running scan's lock before giving up with `TAGSONIC_ERR_LIBRARY_SCAN_RUNNING`. Default 20 s. */
+  waitMs?: number;
+}
+
 /** What an incremental scan would do, found without reading any file. */
 export interface ChangeSummary {
   changed: boolean;
@@ -113,6 +140,9 @@ const INLINE_READS = 24;
 const INLINE_IN_FLIGHT = 4;
 const LOCK_TTL_MS = 60_000;
 const LOCK_RENEW_MS = 15_000;
+/** indexFiles: how often a held scan lock is tried again, and for how long by default. */
+const INDEX_LOCK_POLL_MS = 250;
+const INDEX_LOCK_WAIT_MS = 20_000;
 const PROGRESS_COUNT_MS = 2_000;
 const DEFAULT_ROOTS_EXCLUDE = new Set(['webdav']);
 
@@ -155,6 +185,8 @@ interface CommitInput {
   failed: FailedFile[];
   started: number;
   timings: ScanResult['timings'];
+  /** False for files indexed one by one (import collection): the library's last scan stays the last scan. */
+  recordScan?: boolean;
 }
 
 export class Scanner {
@@ -406,6 +438,133 @@ export class Scanner {
     }
   }
 
+  /**
+   * Puts the named audio files (absolute, resolved paths inside the roots) into the library now, without
+   * walking the roots: import collection. Each file is read and turned into its track exactly as a scan does
+   * (same reader, same not-a-song check, same side files, same track id when it is listed), and the difference
+   * is committed as one library revision with albums, artists and genres derived again over the whole library,
+   * so Subsonic and the dashboard list it at once. A file removed from the library by hand (delete_track) comes
+   * back. Unreadable files are `failed` (and listed among the scan failures, as a scan would), never thrown.
+   * Runs under the scan lock (its own owner, so a scan of this process is not taken over), waiting up to
+   * `waitMs` for a running scan; `dryRun` reads and compares only.
+   */
+  async indexFiles(paths: readonly string[], options: IndexFilesOptions = {}): Promise<IndexedFile[]> {
+    const started = Date.now();
+    const { library, catalog } = this.deps;
+    const owner = `${this.owner}:index`;
+    if (!options.dryRun) {
+      const until = started + (options.waitMs ?? INDEX_LOCK_WAIT_MS);
+      while (!(await library.acquireScanLock(owner, options.taskId ?? null, LOCK_TTL_MS))) {
+        if (Date.now() + INDEX_LOCK_POLL_MS > until) throw conflict(SCAN_ERRORS.running, 'A library scan is running; the files were not put into the library. Try again when it has finished.');
+        await new Promise((resolve) => setTimeout(resolve, INDEX_LOCK_POLL_MS));
+      }
+    }
+    try {
+      await catalog.sync();
+      const byPath = new Map<string, TrackDoc>();
+      const byContent = new Map<string, TrackDoc>();
+      for (const t of catalog.tracks.values()) {
+        byPath.set(t.path, t);
+        byContent.set(`${t.size}:${t.fp}`, t);
+      }
+      const dirs = new Map<string, DirInfo>();
+      const dirInfo = async (dir: string) => {
+        if (!dirs.has(dir)) dirs.set(dir, await readDirInfo(dir));
+      };
+      const now = new Date();
+      const results: IndexedFile[] = [];
+      const files: FoundFile[] = [];
+      const failed: FailedFile[] = [];
+      const failedFiles: FoundFile[] = [];
+      const added: TrackDoc[] = [];
+      const updated: TrackDoc[] = [];
+      const notSongs: TrackDoc[] = [];
+      const roots = new Map<string, MediaRoot>();
+      for (const filePath of [...new Set(paths)]) {
+        const existing = byPath.get(filePath) ?? null;
+        const fail = (code: string, message: string, file?: FoundFile) => {
+          results.push({ path: filePath, status: 'failed', trackId: null, sameAs: null, code, message });
+          if (file) {
+            failed.push({ path: filePath, code, message });
+            failedFiles.push(file);
+          }
+          if (existing && NOT_A_SONG_CODES.has(code)) notSongs.push(existing);
+        };
+        const file = await this.foundFile(filePath);
+        if ('code' in file) {
+          fail(file.code, file.message);
+          continue;
+        }
+        roots.set(file.root.name, file.root);
+        const found = file.file;
+        let read: ReadResult;
+        try {
+          read = await readTags(found.path);
+          const problem = await notAudio(found.path, read);
+          if (problem) {
+            fail(problem.code, problem.message, found);
+            continue;
+          }
+        } catch (e) {
+          if (!isTagsonicError(e) || e.kind === 'unavailable') throw e;
+          fail(e.code, e.message, found);
+          continue;
+        }
+        files.push(found);
+        await dirInfo(found.dir);
+        await dirInfo(path.dirname(found.dir));
+        const sidecars = { lrcPath: lrcFor(dirs, found.path), folderCover: folderCoverFor(dirs, found.dir) };
+        const doc = trackDocFrom(found, read, sidecars, existing ? { id: existing._id, createdAt: existing.createdAt } : { id: newId(), createdAt: now }, now);
+        const copy = byContent.get(`${doc.size}:${doc.fp}`);
+        const sameAs = copy && copy.path !== found.path ? { id: copy._id, path: copy.path } : null;
+        const same = existing !== null && existing.size === found.size && existing.mtimeMs === found.mtimeMs && existing.ino === found.ino && existing.fp === doc.fp;
+        results.push({ path: found.path, status: !existing ? 'added' : same ? 'unchanged' : 'updated', trackId: doc._id, sameAs });
+        if (existing) updated.push(doc);
+        else added.push(doc);
+      }
+      if (options.dryRun) return results;
+
+      const indexed = [...added, ...updated].map((t) => t.path);
+      if (indexed.length) await library.excluded.deleteMany({ _id: { $in: indexed } });
+      const walk: WalkResult = { files: [...files, ...failedFiles], dirs, errors: [] };
+      const plan: Plan = {
+        walk, roots: [...roots.values()], existing: byPath, unchanged: [], sidecarUpdates: [], movedByInode: [],
+        toRead: walk.files.map((f) => ({ file: f, existing: byPath.get(f.path) ?? null })),
+        missing: new Map(), knownFailures: [], staleFailures: indexed,
+      };
+      await this.recordFailures(plan, failed, failedFiles);
+      const before = new Map(updated.map((t) => [t._id, catalog.tracks.get(t._id)]));
+      if (added.length + updated.length + notSongs.length > 0) {
+        await this.commit({ plan, added, updated, moved: [], removed: notSongs, full: false, failed, started, timings: { walk: 0, read: 0, derive: 0, write: 0 }, recordScan: false });
+      }
+      // A listed track whose file read the same is unchanged: the commit kept its document.
+      for (const r of results) if (r.status !== 'failed' && r.status !== 'added' && r.trackId) r.status = catalog.tracks.get(r.trackId) === before.get(r.trackId) ? 'unchanged' : 'updated';
+      return results;
+    } finally {
+      if (!options.dryRun) await library.releaseScanLock(owner).catch(() => undefined);
+    }
+  }
+
+  /** A file to index, as the walk would have found it (the deepest root containing it), or why it cannot be. */
+  private async foundFile(filePath: string): Promise<{ file: FoundFile; root: MediaRoot } | { code: string; message: string }> {
+    const root = this.deps.roots.roots.filter((r) => filePath === r.dir || filePath.startsWith(`${r.dir}/`)).sort((a, b) => b.dir.length - a.dir.length)[0];
+    if (!root) return { code: 'TAGSONIC_ERR_MEDIA_OUTSIDE_ROOTS', message: `${filePath} is not inside a media folder.` };
+    const suffix = path.extname(filePath).slice(1).toLowerCase();
+    if (!AUDIO_EXTENSIONS.has(suffix)) return { code: TAG_ERRORS.UNSUPPORTED_FORMAT, message: `${filePath} is not an audio file (.${suffix || '?'}): only ${[...AUDIO_EXTENSIONS].join(', ')} files are music.` };
+    let st;
+    try {
+      st = await lstat(filePath);
+    } catch (e) {
+      return { code: 'TAGSONIC_ERR_MEDIA_NOT_FOUND', message: `${filePath} cannot be read: ${(e as Error).message}` };
+    }
+    if (!st.isFile()) return { code: TAG_ERRORS.NOT_A_FILE, message: `${filePath} is not a file.` };
+    const dir = path.dirname(filePath);
+    return {
+      root,
+      file: { path: filePath, root: root.name, relPath: filePath.slice(root.dir.length + 1), dir, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, suffix },
+    };
+  }
+
   private async recordFailures(plan: Plan, failed: FailedFile[], files: FoundFile[]): Promise<void> {
     const { failures } = this.deps.library;
     const now = new Date();
@@ -481,7 +640,7 @@ export class Scanner {
     const { catalog, library } = this.deps;
     const { plan, full, failed, started } = input;
     const durationMs = Date.now() - started;
-    changes.lastScan = { at: new Date(), full, durationMs, found: plan.walk.files.length, read: plan.toRead.length, failed: failed.length };
+    if (input.recordScan !== false) changes.lastScan = { at: new Date(), full, durationMs, found: plan.walk.files.length, read: plan.toRead.length, failed: failed.length };
     const before = catalog.revision;
     const writeStarted = Date.now();
     const rev = await library.commit(changes);

@@ -3,7 +3,7 @@
  * per folder its cover image and `.lrc` sidecars. Hidden entries (names starting with ".", which
  * includes the tag engine's temp files) and symbolic links are skipped.
  */
-import { statSync } from 'node:fs';
+import { statSync, type Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { MediaRoot } from '@tagsonic/core/media';
@@ -52,6 +52,50 @@ const coverRank = (name: string): number => {
   return n < 0 || e < 0 ? -1 : n * COVER_EXTS.length + e;
 };
 
+/** A folder's entries sorted out: its audio files' names, sub-folders, `.lrc` files and best cover image. */
+function classify(dir: string, entries: readonly Dirent[]): { info: DirInfo; audio: string[]; subdirs: string[] } {
+  const info: DirInfo = { cover: null, lrc: new Map() };
+  let bestCover = Infinity;
+  const audio: string[] = [];
+  const subdirs: string[] = [];
+  for (const e of entries) {
+    if (e.name.startsWith('.')) continue;
+    if (e.isDirectory()) {
+      subdirs.push(`${dir}/${e.name}`);
+      continue;
+    }
+    if (!e.isFile()) continue;
+    const dot = e.name.lastIndexOf('.');
+    if (dot <= 0) continue;
+    const ext = e.name.slice(dot + 1).toLowerCase();
+    if (AUDIO_EXTENSIONS.has(ext)) audio.push(e.name);
+    else if (ext === 'lrc') {
+      const base = e.name.slice(0, dot);
+      info.lrc.set(base, path.join(dir, e.name));
+      if (!info.lrc.has(base.toLowerCase())) info.lrc.set(base.toLowerCase(), path.join(dir, e.name));
+    } else {
+      const rank = coverRank(e.name);
+      if (rank >= 0 && rank < bestCover) {
+        bestCover = rank;
+        info.cover = path.join(dir, e.name);
+      }
+    }
+  }
+  return { info, audio, subdirs };
+}
+
+/**
+ * The side files of one folder as a walk sees them (`.lrc` files, best cover image), for indexing single files
+ * (import collection) with the same rules as a scan; a folder that cannot be listed has none.
+ */
+export async function readDirInfo(dir: string): Promise<DirInfo> {
+  try {
+    return classify(dir, await readdir(dir, { withFileTypes: true })).info;
+  } catch {
+    return { cover: null, lrc: new Map() };
+  }
+}
+
 /** Folders read at once: enough to keep the disk busy without flooding libuv's thread pool. */
 const DIR_CONCURRENCY = 8;
 
@@ -68,32 +112,8 @@ export async function walkRoots(roots: readonly MediaRoot[], onFile?: (file: Fou
       if (code !== 'ENOENT') result.errors.push({ path: dir, message: (e as Error).message });
       return;
     }
-    const info: DirInfo = { cover: null, lrc: new Map() };
-    let bestCover = Infinity;
-    const audio: string[] = [];
-    for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
-      if (e.isDirectory()) {
-        pending.push({ dir: `${dir}/${e.name}`, root });
-        continue;
-      }
-      if (!e.isFile()) continue;
-      const dot = e.name.lastIndexOf('.');
-      if (dot <= 0) continue;
-      const ext = e.name.slice(dot + 1).toLowerCase();
-      if (AUDIO_EXTENSIONS.has(ext)) audio.push(e.name);
-      else if (ext === 'lrc') {
-        const base = e.name.slice(0, dot);
-        info.lrc.set(base, path.join(dir, e.name));
-        if (!info.lrc.has(base.toLowerCase())) info.lrc.set(base.toLowerCase(), path.join(dir, e.name));
-      } else {
-        const rank = coverRank(e.name);
-        if (rank >= 0 && rank < bestCover) {
-          bestCover = rank;
-          info.cover = path.join(dir, e.name);
-        }
-      }
-    }
+    const { info, audio, subdirs } = classify(dir, entries);
+    for (const sub of subdirs) pending.push({ dir: sub, root });
     result.dirs.set(dir, info);
     // Synchronous stats: a stat of a cached inode takes microseconds, far less than a promise round
     // trip through the thread pool; the event loop is held for one folder at a time.

@@ -19,6 +19,7 @@ import { kvCapability, matchCapability, progressCapability, sourcesCapability, t
 import { tagsCapability } from './tags.ts';
 import { tagsSideCapability } from './tags-side.ts';
 import { sourceExtrasCapability } from './source-extras.ts';
+import { libraryCapability } from './library.ts';
 import { llmCapability } from './llm.ts';
 
 export { KV_LIMITS, PLUGIN_KV_COLLECTION } from './services.ts';
@@ -44,6 +45,8 @@ export function hostCapabilities(manifest: Manifest, host: PluginHostServices | 
   if (grants.tags) capabilities.tags = { ...tagsCapability(manifest.id, host.roots, host.journal, grants.tags.access), ...tagsSideCapability(host.roots, grants.tags.access) };
   if (grants.ffmpeg) capabilities.ffmpeg = withAlbumLoudness(host.roots, withConvertPresets(ffmpegCapability(host.roots, grants.files?.access ?? null), host.roots, grants.files?.access ?? null));
   if (grants.fingerprint) capabilities.fingerprint = fingerprintCapability(host.roots);
+  // Import collection: files into the library through the scanner's own indexing (./library.ts).
+  if (grants.library) capabilities.library = libraryCapability(host.roots, host.library, grants.library.access);
   if (grants.sources) {
     capabilities.sources = { ...sourcesCapability(manifest.id, grants.sources.ids, host.searchSource), ...sourceExtrasCapability(grants.sources.ids, host) };
   }
