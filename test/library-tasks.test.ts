@@ -2,9 +2,12 @@
  * Tasks whose items come from the library (spec doc 2 /progress): POST /apimt/missing_music_task/ (the tracks
  * missing lyrics, cover, album, artist or year → an auto scrape, here against the real built-in Kugou source
  * pointed at a local replay) and POST /apimt/rule_tag/ (the tracks missing a genre → the rule-tag plugin: artist
- * rules, then the album majority the gateway counts from the library). Real generated files, scanned by the real
+ * rules, then the album majority the gateway counts from the library, then the language model, here a local server
+ * speaking OpenAI chat-completions with the system settings in the store). Real generated files, scanned by the real
  * scanner into the real store; real bus, workers, sandbox and HTTP; the results read back with ffprobe, and undone.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,6 +43,21 @@ const fake = sourceFake('kugou', (p, query): FakeAnswer => {
   return [404, 'text/html', 'not found'];
 });
 
+/** The language model: C1 is rock (in markdown), D3 an error; what it was asked is kept. */
+const asked: Array<{ model: string; messages: Array<{ role: string; content: string }>; auth?: string }> = [];
+const llm: Server = createServer((req, res) => {
+  let raw = '';
+  req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+  req.on('end', () => {
+    const body = JSON.parse(raw) as (typeof asked)[number];
+    asked.push({ ...body, auth: req.headers.authorization });
+    const user = body.messages.at(-1)?.content ?? '';
+    if (user.includes('Title: D3')) return void res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'model overloaded' } }));
+    const content = user.includes('Title: C1') ? '**摇滚**' : 'unknown';
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'c', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+  });
+});
+
 let home: string;
 let rt: Runtime;
 let worker: Worker;
@@ -67,6 +85,7 @@ async function scan(): Promise<void> {
 
 beforeAll(async () => {
   process.env.TAGSONIC_SOURCE_URL_KUGOU = fake.baseUrl();
+  await new Promise<void>((resolve) => llm.listen(0, '127.0.0.1', resolve));
   home = await mkdtemp(path.join(tmpdir(), 'tagsonic-library-tasks-'));
   rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
   await rt.users.ensureAdmin(ADMIN_PASSWORD);
@@ -91,6 +110,8 @@ afterAll(async () => {
   await app?.close();
   await worker?.close();
   await rt?.close();
+  llm.closeAllConnections();
+  await new Promise((resolve) => llm.close(resolve));
   await rm(home, { recursive: true, force: true });
 });
 
@@ -188,4 +209,31 @@ describe('rule_tag', () => {
     const bad = await call(app, admin, 'POST', '/apimt/rule_tag/', { miss_mode: 'genre', rule_form: { artistRules: [{ artist: 'x', genre: '' }] } });
     expect(bad.statusCode).toBe(400);
   }, 30_000);
+
+  it('asks the language model for what no rule decided: a genre name is written, an error fails the item with its reason', async () => {
+    const body = { miss_mode: 'genre', rule_form: { ...rules, useAI: true }, dry_run: true };
+    // No model configured: refused before anything is queued.
+    const unset = await call(app, admin, 'POST', '/apimt/rule_tag/', body);
+    expect(unset.json()).toMatchObject({ result: false, data: { error: 'TAGSONIC_ERR_LLM_NOT_CONFIGURED' } });
+
+    const base = `http://127.0.0.1:${(llm.address() as AddressInfo).port}/v1`;
+    await rt.store.collection('settings').updateOne({ _id: 'system' }, { $set: { llm_base_url: base, llm_api_key: 'sk-test', llm_model_name: 'genre-model' } }, { upsert: true });
+    asked.length = 0;
+    const dry = expectOk(await call(app, admin, 'POST', '/apimt/rule_tag/', body));
+    expect(await finished(dry.data.task_id)).toMatchObject({ counts: { success: 4, fail: 1, miss: 0 } });
+    // Only the tracks the rules left were asked about, with the configured model and key.
+    expect(asked.map((a) => a.messages.at(-1)!.content.split('\n')[0]).sort()).toEqual(['Title: C1', 'Title: D3']);
+    expect(asked[0]).toMatchObject({ model: 'genre-model', auth: 'Bearer sk-test' });
+    expect(asked.find((a) => a.messages.at(-1)!.content.startsWith('Title: D3'))!.messages.at(-1)!.content).toContain('Other tracks of the album: Jazz (1), Rock (1)');
+    const detail = await report(dry.data.task_id);
+    expect(detail.fail).toEqual([expect.objectContaining({ name: '03.mp3', reason: expect.stringMatching(/^AI: .*model overloaded.* \(before: no artist rule for Delta; no majority/) })]);
+
+    const applied = expectOk(await call(app, admin, 'POST', '/apimt/apply_task/', { task_id: dry.data.task_id }));
+    expect(await finished(applied.data.task_id)).toMatchObject({ counts: { success: 4, fail: 0 } });
+    expect((await probeTags(file('Gamma/01.mp3'))).genre).toBe('摇滚');
+    const rows = (await report(applied.data.task_id)).success as Array<{ name: string; report: { rule: string } }>;
+    expect(rows.find((r) => r.name === '01.mp3')?.report.rule).toBe('ai');
+    expect(expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: applied.data.task_id })).data).toMatchObject({ undone: 4, failed: [] });
+    expect(await probeTags(file('Gamma/01.mp3'))).not.toHaveProperty('genre');
+  }, 90_000);
 });

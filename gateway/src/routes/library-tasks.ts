@@ -7,7 +7,8 @@
  *   scrape_rate (default 1/s). Its log entry is 自动刮削 like the side bar's: the same action on other files.
  * - `POST /apimt/rule_tag/ { miss_mode: 'genre', rule_form }` — the tracks missing a genre → the genre rules
  *   (plugin rule-tag); each item's `data` carries the track's artists and the genre counts of its album's other
- *   tracks, so the plugin decides the album majority without library access.
+ *   tracks, so the plugin decides the album majority without library access. With `useAI`, the language model of
+ *   the system settings must be configured (else TAGSONIC_ERR_LLM_NOT_CONFIGURED before anything is queued).
  *
  * The tasks are ordinary action tasks (tasks.ts createActionTask): dry runs, apply_task, stop and undo_task work
  * as for the batch actions. The library is what the last scan (and the writes since) recorded; a file changed
@@ -18,6 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { invalid, isTagsonicError, TagsonicError } from '@tagsonic/core/errors';
 import { RPC_SUBJECTS } from '@tagsonic/core/bus';
+import { checkLlmSettings, readLlmSettings } from '@tagsonic/core/llm';
 import { fold, type MissingField, type TrackDoc } from '@tagsonic/core/library';
 import { MAX_TASK_ITEMS } from '@tagsonic/core/tasks';
 import type { JsonValue } from '@tagsonic/sdk';
@@ -101,6 +103,8 @@ export async function libraryTaskRoutes(app: FastifyInstance, ctx: Ctx): Promise
         throw invalid(NO_RULES, 'The genre rules hold no rule: add an artist rule, or use the album majority or AI.');
       }
       await requireAction(ctx, spec.pluginId);
+      // The AI rule needs the language model of the system settings: refused now rather than failing every item.
+      if (form.useAI === true) checkLlmSettings(await readLlmSettings(ctx.store));
       const options: Record<string, JsonValue> = { rule_form: form as unknown as JsonValue };
       const tracks = await missingTracks(ctx, 'genre');
       if (!tracks.length) throw invalid(NOTHING_MISSING, 'No track of the library lacks its genre.', { miss_mode: 'genre' });

@@ -4,7 +4,9 @@
  *      order, compared with case, width and accents folded);
  *   2. the album majority (`useAlbumMajorityGenre`): the genre most of the album's other tracks carry in the
  *      library — the host counts them and passes the counts as the item's `data`, so no library access is needed;
- * The first rule that decides wins. A track no rule decides is a `miss` whose reason says what was tried. A track
+ *   3. AI (`useAI`): the genre the configured language model names for the track (ai.ts).
+ * The first rule that decides wins. The model failing (not configured, unreachable …) fails the item with its
+ * reason; an answer that is no genre name is a miss. A track no rule decides is a `miss` whose reason says what was tried. A track
  * that has a genre by now (tagged since the library last read it) is skipped: a rule never replaces a genre.
  *
  * The genre is written through `caps.tags.write` (journaled under the task: undoable from its report); a dry run
@@ -12,11 +14,12 @@
  */
 import { defineBatchAction, PluginError, type BatchChange, type JsonValue, type Manifest } from '@tagsonic/sdk';
 import { albumMajority, artistRule, parseRuleForm, trackData } from './rules.ts';
+import { askGenre } from './ai.ts';
 
-type Grants = Manifest & { permissions: { tags: { access: 'write'; reason: string } } };
+type Grants = Manifest & { permissions: { tags: { access: 'write'; reason: string }; llm: { reason: string } } };
 
 /** Which rule decided, as the report names it. */
-type Decided = { rule: 'artist' | 'album'; genre: string; note: string };
+type Decided = { rule: 'artist' | 'album' | 'ai'; genre: string; note: string };
 
 export default defineBatchAction<Grants>({
   async runItem({ item, options, dryRun }, caps) {
@@ -39,6 +42,21 @@ export default defineBatchAction<Grants>({
       const majority = albumMajority(data.albumGenres);
       if (majority) decided = { rule: 'album', genre: majority.genre, note: `album majority: ${majority.count} other tracks of the album are ${majority.genre}` };
       else tried.push(albumMiss(data.albumGenres));
+    }
+
+    if (!decided && form.ai) {
+      let asked: Awaited<ReturnType<typeof askGenre>>;
+      try {
+        asked = await askGenre(caps.llm, { title: track.title, artist: track.artist, album: track.album, albumGenres: data.albumGenres });
+      } catch (error) {
+        // Returned, not thrown: the host retries an unavailable endpoint's error as a crash, and one item's
+        // failure is the report's to show (the code lets the dashboard word it).
+        const reason = error instanceof Error ? error.message : String(error);
+        const code = (error as { code?: unknown } | null)?.code;
+        return { status: 'fail', reason: `AI: ${reason}${tried.length ? ` (before: ${tried.join('; ')})` : ''}`, report: { ...raw, ...(typeof code === 'string' ? { error_code: code } : {}) } };
+      }
+      if ('genre' in asked) decided = { rule: 'ai', genre: asked.genre, note: `AI: ${asked.genre}` };
+      else tried.push(asked.none);
     }
 
     if (!decided) return { status: 'miss', reason: `no rule decided the genre: ${tried.join('; ')}`, report: raw };
