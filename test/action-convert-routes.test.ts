@@ -2,7 +2,7 @@
  * Format conversion and CUE split through the task engine as the batch side bar drives them: POST
  * /apimt/format_music_type/ (dry run, then apply_task) and /apimt/split_cue/ → items run by the workers' plugin
  * pool → files on disk (listing, ffprobe) and the report; a trashed source (is_keep_source off, is_delete_source)
- * lands in the media folder's trash through the journal and undo_task brings it back. Real store, bus, workers,
+ * lands in the media folder's trash through the journal and undo_task brings it back (and takes the written files away). Real store, bus, workers,
  * sandbox and files; no mocks.
  */
 import { execFile } from 'node:child_process';
@@ -90,9 +90,10 @@ describe('conversion actions through the routes', () => {
     const detail = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${applied.data.task_id}`)).data;
     expect(detail.name).toBe('格式转换');
 
+    // The mp3s come back from the trash and the flacs the task wrote go into it.
     const undo = expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: applied.data.task_id }));
-    expect(undo.data).toMatchObject({ undone: 2, failed: [] });
-    expect((await listFiles(media)).filter((f) => f.startsWith('Mp3s/'))).toEqual(['Mp3s/01.flac', 'Mp3s/01.mp3', 'Mp3s/02.flac', 'Mp3s/02.mp3']);
+    expect(undo.data).toMatchObject({ undone: 4, failed: [] });
+    expect((await listFiles(media)).filter((f) => f.startsWith('Mp3s/'))).toEqual(['Mp3s/01.mp3', 'Mp3s/02.mp3']);
   }, 120_000);
 
   it('split_cue: one item per track, sample-exact, the image and sheet trashed once both tracks are cut', async () => {
@@ -112,7 +113,8 @@ describe('conversion actions through the routes', () => {
     expect(detail.name).toBe('切割音轨');
 
     const undo = expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: res.data.task_id }));
-    expect(undo.data).toMatchObject({ undone: 1, failed: [] });
-    expect(await listFiles(path.join(media, 'Image'))).toEqual(['01 - One.flac', '02 - Two.flac', 'CD.flac']);
+    // Both sources back (the sheet too), both cut tracks into the trash.
+    expect(undo.data).toMatchObject({ undone: 4, failed: [] });
+    expect(await listFiles(path.join(media, 'Image'))).toEqual(['CD.cue', 'CD.flac']);
   }, 120_000);
 });

@@ -82,11 +82,11 @@ describe('file batch actions through the routes', () => {
     expect(await listFiles(path.join(media, 'Library'))).toEqual(['Band/a_b/02.lrc', 'Band/a_b/02.mp3', 'Band/a_b/cover.jpg', '_._.._x/_CON/01.flac', '_._.._x/_CON/cover.jpg']);
     expect(await probeTags(path.join(media, 'Library', '_._.._x', '_CON', '01.flac'))).toMatchObject({ title: 'One', artist: '../../x' });
 
-    // The tracks' moves were journaled under the task: undo_task puts them (and the .lrc) back. The covers were
-    // plain copies/moves (not audio) and stay where they went.
+    // Every effect was journaled under the task — the tracks' moves (with the .lrc), the cover's copy and its move —
+    // so undo_task puts the folder back exactly as it was (the copy into the task's trash).
     const undo = expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: applied.data.task_id }));
-    expect(undo.data).toMatchObject({ undone: 2, failed: [] });
-    expect(await listFiles(media)).toEqual(['Incoming/A/01.flac', 'Incoming/A/02.lrc', 'Incoming/A/02.mp3', 'Library/Band/a_b/cover.jpg', 'Library/_._.._x/_CON/cover.jpg']);
+    expect(undo.data).toMatchObject({ undone: 4, failed: [] });
+    expect((await listFiles(media)).filter((f) => !f.startsWith('.tagsonic-trash/'))).toEqual(before);
 
     const again = expectOk(await call(app, admin, 'POST', '/apimt/tidy_folder/', payload));
     expect(await finished(again.data.task_id)).toMatchObject({ status: 'success' });

@@ -130,7 +130,7 @@ describe('files.removeDir', () => {
 });
 
 describe('files.move for a task', () => {
-  it('journals an audio move under the task, carries its .lrc, and undo_task puts both back', async () => {
+  it('journals an audio move under the task, carries its .lrc, journals the plain move of a cover, and undo_task puts all back', async () => {
     await mkdir(path.join(media, 'Src'), { recursive: true });
     await makeAudio(path.join(media, 'Src', 'a.flac'), { tags: { title: 'A' } });
     await writeFile(path.join(media, 'Src', 'a.lrc'), '[00:00.00]a');
@@ -139,17 +139,21 @@ describe('files.move for a task', () => {
     const task = { taskId: 'task-move', actor: 'admin' };
     expect((await call('move', { from: 'Src/a.flac', to: 'Dst/Sub/a.flac' }, task)).value).toEqual({ path: path.join(media, 'Dst', 'Sub', 'a.flac') });
     expect(await readFile(path.join(media, 'Dst', 'Sub', 'a.lrc'), 'utf8')).toBe('[00:00.00]a');
-    // Not audio: the plain move, not journaled.
+    // Not audio: journaled too, as a plain move (no tags, nothing carried along).
     expect((await call('move', { from: 'Src/cover.jpg', to: 'Dst/Sub/cover.jpg' }, task)).value).toEqual({ path: path.join(media, 'Dst', 'Sub', 'cover.jpg') });
-    const entries = await store.collection(TAG_JOURNAL_COLLECTION).find({ taskId: 'task-move' });
-    expect(entries).toEqual([expect.objectContaining({ kind: 'move', state: 'committed', actor: 'plugin:filesprobe', from: path.join(media, 'Src', 'a.flac'), path: path.join(media, 'Dst', 'Sub', 'a.flac') })]);
+    const entries = await store.collection(TAG_JOURNAL_COLLECTION).find({ taskId: 'task-move' }, { sort: { at: 1, _id: 1 } });
+    expect(entries).toEqual([
+      expect.objectContaining({ kind: 'move', state: 'committed', actor: 'plugin:filesprobe', from: path.join(media, 'Src', 'a.flac'), path: path.join(media, 'Dst', 'Sub', 'a.flac') }),
+      expect.objectContaining({ kind: 'move', plain: true, state: 'committed', from: path.join(media, 'Src', 'cover.jpg'), path: path.join(media, 'Dst', 'Sub', 'cover.jpg') }),
+    ]);
     // An existing target is refused, never replaced.
     await makeAudio(path.join(media, 'Src', 'b.flac'));
     expect((await call('move', { from: 'Src/b.flac', to: 'Dst/Sub/a.flac' }, task)).code).toBe('TAGSONIC_ERR_PLUGIN_CONFLICT');
 
     const report = await undoTask('task-move', { journal, actor: 'admin' });
-    expect(report.items.map((i) => i.status)).toEqual(['undone']);
+    expect(report.items.map((i) => i.status)).toEqual(['undone', 'undone']);
     expect((await stat(path.join(media, 'Src', 'a.flac'))).isFile()).toBe(true);
+    expect(await readFile(path.join(media, 'Src', 'cover.jpg'), 'utf8')).toBe('jpeg');
     expect(await readFile(path.join(media, 'Src', 'a.lrc'), 'utf8')).toBe('[00:00.00]a');
     await expect(stat(path.join(media, 'Dst', 'Sub', 'a.flac'))).rejects.toThrow();
   });
@@ -162,7 +166,7 @@ describe('files.move for a task', () => {
 });
 
 describe('files.delete for a task', () => {
-  it('moves an audio file (with its .lrc) into the trash through the journal; undo_task brings it back', async () => {
+  it('moves an audio file (with its .lrc) and any other file into the trash through the journal; undo_task brings them back', async () => {
     await mkdir(path.join(media, 'Del'), { recursive: true });
     await makeAudio(path.join(media, 'Del', 'd.flac'), { tags: { title: 'D' } });
     await writeFile(path.join(media, 'Del', 'd.lrc'), '[00:00.00]d');
@@ -178,10 +182,15 @@ describe('files.delete for a task', () => {
     await expect(stat(path.join(media, 'Del', 'd.flac'))).rejects.toThrow();
     expect((await call('delete', { path: path.join(trash, 'd.nfo') }, task)).code).toBe('TAGSONIC_ERR_PLUGIN_INVALID');
     const entries = await store.collection(TAG_JOURNAL_COLLECTION).find({ taskId: 'task-del' });
-    expect(entries).toEqual([expect.objectContaining({ kind: 'move', state: 'committed', from: path.join(media, 'Del', 'd.flac'), path: path.join(trash, 'd.flac') })]);
+    expect(entries).toEqual(expect.arrayContaining([
+      expect.objectContaining({ kind: 'move', state: 'committed', from: path.join(media, 'Del', 'd.flac'), path: path.join(trash, 'd.flac') }),
+      expect.objectContaining({ kind: 'move', plain: true, state: 'committed', from: path.join(media, 'Del', 'd.nfo'), path: path.join(trash, 'd.nfo') }),
+    ]));
+    expect(entries).toHaveLength(2);
 
     await undoTask('task-del', { journal, actor: 'admin' });
     expect((await stat(path.join(media, 'Del', 'd.flac'))).isFile()).toBe(true);
+    expect(await readFile(path.join(media, 'Del', 'd.nfo'), 'utf8')).toBe('nfo');
     expect(await readFile(path.join(media, 'Del', 'd.lrc'), 'utf8')).toBe('[00:00.00]d');
   });
 

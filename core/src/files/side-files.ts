@@ -107,7 +107,7 @@ export async function renameTrack(filePath: string, target: string): Promise<voi
  * link(2) refuses an existing target atomically; the old name is removed only once the new one exists.
  * Filesystems without hard links (some network mounts) fall back to check-then-rename.
  */
-async function renameNoClobber(from: string, to: string): Promise<void> {
+export async function renameNoClobber(from: string, to: string): Promise<void> {
   const taken = () => conflict('TAGSONIC_ERR_FILES_NAME_TAKEN', `${path.basename(to)} already exists in this folder.`);
   try {
     await link(from, to);

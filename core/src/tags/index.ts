@@ -13,4 +13,5 @@ export { createTagWriterPool, type TagWriterPool, type TagWriterPoolOptions, typ
 export { cleanupTempFiles, cleanupTempFilesUnder } from './temp-files.ts';
 export { createTagJournal, TAG_JOURNAL_COLLECTION, type TagJournal, type JournalEntry, type JournalState, type RecoveryReport } from './journal.ts';
 export { undoWrite, undoTask, type UndoOptions, type UndoTaskItem, type UndoTaskReport } from './undo.ts';
-export { moveTrack, type MoveResult } from './move.ts';
+export { moveTrack, moveFile, type MoveResult } from './move.ts';
+export { createFile, undoCreate, bytesDigest, fileDigest, type NewFile, type CreateResult, type FileDigest } from './create.ts';

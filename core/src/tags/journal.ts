@@ -6,7 +6,11 @@
  *
  * Entry life: pending (written before the rename) → committed (after it) → undoing → undone; or
  * failed. A crash between the rename and the commit leaves `pending`; `recover()` settles it by
- * reading the file (for a move: by which of the two names exists).
+ * reading the file (for a move: by which of the two names exists; for a created file: by its bytes).
+ *
+ * Kinds: a tag write, a move (move.ts; `plain` for a file that is not audio), or a file a task created
+ * (create.ts: a converted or cut track, a .strm, a saved .lrc or cover.jpg, a copy), with its size and
+ * sha256 and, when it replaced a file, where that file was put aside.
  *
  * Several processes may write through one store (distributed workers sharing the media roots), and each
  * runs `recover()` when it starts. So an entry names the process that writes it (`owner`, its lease id)
@@ -24,7 +28,8 @@ import { diffSnapshots } from './edit.ts';
 import { cleanupTempFiles } from './temp-files.ts';
 import { TAG_ERRORS, conflict, internal, notFound, unavailable } from './errors.ts';
 import { isTagsonicError } from '../errors/index.ts';
-import { exists } from '../files/side-files.ts';
+import { exists, renameNoClobber } from '../files/side-files.ts';
+import { holds, type FileDigest } from './file-digest.ts';
 
 export const TAG_JOURNAL_COLLECTION = 'tag_journal';
 
@@ -48,12 +53,22 @@ export interface JournalOwner {
 export interface NewJournalEntry {
   /** The write id (`newId()`). */
   _id: string;
-  /** A tag write (absent, for entries from before moves were journaled) or a rename/move of the file. */
-  kind?: 'tags' | 'move';
-  /** The file; for a move, where it went. */
+  /** A tag write (absent, for entries from before moves were journaled), a rename/move of the file, or a new file. */
+  kind?: 'tags' | 'move' | 'create';
+  /** The file; for a move, where it went; for a create, the new file. */
   path: string;
   /** A move's origin. */
   from?: string;
+  /** A move of a file that is not audio (a .cue, a cover, an .lrc on its own): no tags read, nothing carried along. */
+  plain?: boolean;
+  /** A create: what landed at `path` (undo and recovery compare the file with it). */
+  file?: FileDigest;
+  /** A create: where undo puts the file (inside the task's trash; nothing a task made is unlinked). */
+  trashTo?: string;
+  /** A create that replaced a file: where that file was put aside (the task's trash) and what it held; undo puts it back. */
+  replaced?: ({ path: string } & FileDigest) | null;
+  /** A create: the file it was made from (the converted track, the CUE image, the copied file …), for reports. */
+  source?: string | null;
   format: string;
   actor: string;
   taskId: string | null;
@@ -300,6 +315,16 @@ class StoreTagJournal implements TagJournal {
         report.inFlight.push(entry._id);
         continue;
       }
+      if (entry.kind === 'create') {
+        // The file landed when its bytes are there; otherwise a file it was to replace goes back in place.
+        if (await holds(entry.path, entry.file!)) {
+          settled(entry, await this.#update(entry._id, ['pending'], { state: 'committed', recovered: true }), report.committed);
+        } else {
+          if (entry.replaced && !(await exists(entry.path)) && (await exists(entry.replaced.path))) await renameNoClobber(entry.replaced.path, entry.path).catch(() => undefined);
+          settled(entry, await this.#update(entry._id, ['pending'], { state: 'failed', error: 'the file was not created before a crash', recovered: true }), report.failed);
+        }
+        continue;
+      }
       if (entry.kind === 'move') {
         // The move happened when the file is at its new name and no longer at the old one.
         if ((await exists(entry.path)) && !(await exists(entry.from!))) {
@@ -323,7 +348,9 @@ class StoreTagJournal implements TagJournal {
         continue;
       }
       const restored =
-        entry.kind === 'move'
+        entry.kind === 'create'
+          ? await createUndone(entry)
+          : entry.kind === 'move'
           ? (await exists(entry.from!)) && !(await exists(entry.path))
           : await snapshotOrNull(entry.path).then((current) => current !== null && diffSnapshots(entry.before, current).length === 0);
       if (restored) {
@@ -364,6 +391,17 @@ class StoreTagJournal implements TagJournal {
  */
 const removeTempFiles = (dir: string, which: { settled: Set<string>; keep: Set<string>; strayAgeMs: number }): Promise<string[]> =>
   cleanupTempFiles(dir, { minAgeFor: (writeId) => (which.keep.has(writeId) ? null : which.settled.has(writeId) ? 0 : which.strayAgeMs) });
+
+/**
+ * Whether a crash during the undo of a create left it done: the file is in the trash (`trashTo`) and, when it had
+ * replaced one, that file is back (put back here when the crash came between the two renames).
+ */
+async function createUndone(entry: JournalEntry): Promise<boolean> {
+  if (!(await exists(entry.trashTo!))) return false;
+  if (!entry.replaced) return !(await exists(entry.path));
+  if (!(await exists(entry.path)) && (await exists(entry.replaced.path))) await renameNoClobber(entry.replaced.path, entry.path).catch(() => undefined);
+  return holds(entry.path, entry.replaced);
+}
 
 async function snapshotOrNull(filePath: string): Promise<TagSnapshot | null> {
   try {

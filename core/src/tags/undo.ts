@@ -1,7 +1,8 @@
 /**
  * Undo: restore a write's before-state (fields, individual artists/genres and the exact cover bytes)
  * through the same safe write, itself journaled with `undoOf`; a journaled move goes back to its old
- * name (move.ts). A task's entries are undone newest first, so a file renamed and then edited gets
+ * name (move.ts); a file a task created goes into the task's trash, and a file it replaced comes back
+ * (create.ts). A task's entries are undone newest first, so a file renamed and then edited gets
  * its tags back under the new name and then its old name. Undo restores what a reader sees (the
  * snapshot), not the byte layout of the old tag.
  */
@@ -11,6 +12,7 @@ import { inspectFile } from './read.ts';
 import { diffSnapshots, editTowards } from './edit.ts';
 import { safeWriteTags, type WriteContext, type WriteResult } from './safe-write.ts';
 import { undoMove } from './move.ts';
+import { undoCreate } from './create.ts';
 import { TAG_ERRORS, conflict } from './errors.ts';
 
 export interface UndoOptions {
@@ -26,6 +28,11 @@ export async function undoWrite(writeId: string, context: WriteContext, options:
       const moved = await undoMove(entry, context);
       await journal.finishUndo(writeId, moved.writeId);
       return moved;
+    }
+    if (entry.kind === 'create') {
+      const taken = await undoCreate(entry, context, options);
+      await journal.finishUndo(writeId, null);
+      return taken;
     }
     const current = (await inspectFile(entry.path)).tags;
     const drift = diffSnapshots(entry.after, current);
@@ -57,7 +64,7 @@ export interface UndoTaskItem {
   /** The undoing write, when one was needed. */
   result?: WriteResult;
   error?: { code: string; kind: string; message: string };
-  /** Why an entry was skipped (it was not in the committed state). */
+  /** Why an entry was skipped (it was not in the committed state, or a created file changed since). */
   note?: string;
 }
 
@@ -85,6 +92,12 @@ export async function undoTask(taskId: string, context: WriteContext, options: U
       report.items.push({ writeId: entry._id, path: entry.path, status: 'undone', result });
     } catch (err) {
       if (!isTagsonicError(err)) throw err;
+      if (entry.kind === 'create' && err.code === TAG_ERRORS.UNDO_CONFLICT) {
+        // A created file changed (or went) since: it is the user's now, left alone — not a failure of the undo.
+        report.skipped++;
+        report.items.push({ writeId: entry._id, path: entry.path, status: 'skipped', note: err.message });
+        continue;
+      }
       report.failed++;
       report.items.push({ writeId: entry._id, path: entry.path, status: 'failed', error: { code: err.code, kind: err.kind, message: err.message } });
     }

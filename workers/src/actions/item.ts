@@ -180,6 +180,7 @@ export function changesOf(entries: JournalEntry[]): BatchChange[] {
   const changes: BatchChange[] = [];
   for (const e of entries) {
     if (e.kind === 'move') changes.push({ path: e.from ?? e.path, kind: 'move', before: e.from ?? null, after: e.path });
+    else if (e.kind === 'create') changes.push({ path: e.path, kind: 'create', before: null, after: e.source ?? e.path });
     else for (const field of e.changed) changes.push({ path: e.path, kind: 'tags', field, before: e.before.fields[field] ?? null, after: e.after.fields[field] ?? null });
   }
   return changes;

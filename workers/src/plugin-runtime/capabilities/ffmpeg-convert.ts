@@ -13,13 +13,17 @@
  *   cut with `atrim` on decoded samples, so a CUE track has exactly the sample count its cue times give (75 CD
  *   frames a second; the same split points as shntool's `shnsplit`), with `tags` (a fixed set of keys) replacing
  *   the image's own and the image's cover carried over.
+ *
+ * For a task, the written file is journaled as created (created.ts): undo_task moves it into the task's trash.
  */
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { MediaRoots } from '@tagsonic/core/media';
 import { TagsonicError } from '@tagsonic/core/errors';
-import type { HostFunction } from '../../plugin-host/index.ts';
+import { fileDigest, type TagJournal } from '@tagsonic/core/tags';
+import type { HostCall, HostFunction } from '../../plugin-host/index.ts';
+import { placeCreated } from './created.ts';
 import { asPluginError, CONFLICT, denied, invalidArgument, optionalNumber, optionsOf, stringField } from './args.ts';
 import { audioInput, NO_NETWORK, runTool, TOOL_TIMEOUT_MS } from './media-tools.ts';
 
@@ -75,7 +79,7 @@ export function fitSampleRate(format: string, sampleRate: number): number {
   return allowed.reduce((best, rate) => (Math.abs(rate - sampleRate) < Math.abs(best - sampleRate) ? rate : best));
 }
 
-export function convertPresets(roots: MediaRoots, filesAccess: 'read' | 'write' | null): Record<string, HostFunction> {
+export function convertPresets(roots: MediaRoots, filesAccess: 'read' | 'write' | null, journal: TagJournal | null = null): Record<string, HostFunction> {
   const output = async (options: Record<string, unknown>, format: TargetFormat) => {
     if (filesAccess !== 'write') throw denied('ffmpeg.run: writing an output needs the files write grant');
     const target = await roots.resolve(stringField(options, 'output', 'ffmpeg.run'), { mustExist: false });
@@ -88,13 +92,14 @@ export function convertPresets(roots: MediaRoots, filesAccess: 'read' | 'write' 
     if (typeof name !== 'string' || !Object.hasOwn(CONVERT_FORMATS, name)) throw invalidArgument(`ffmpeg.run: format must be one of ${Object.keys(CONVERT_FORMATS).join(', ')}`);
     return [name, CONVERT_FORMATS[name]!];
   };
-  const produce = async (target: string, args: (temp: string) => string[], signal: AbortSignal) => {
+  const produce = async (target: string, source: string, args: (temp: string) => string[], call: HostCall) => {
     await mkdir(path.dirname(target), { recursive: true });
     const temp = path.join(path.dirname(target), `.tagsonic-ffmpeg-${randomBytes(6).toString('hex')}${path.extname(target)}`);
     try {
-      await runTool('ffmpeg', ['-nostdin', '-hide_banner', '-v', 'error', ...args(temp)], TOOL_TIMEOUT_MS, signal);
+      await runTool('ffmpeg', ['-nostdin', '-hide_banner', '-v', 'error', ...args(temp)], TOOL_TIMEOUT_MS, call.signal);
       if (await lstat(target).then(() => true, () => false)) throw new TagsonicError('conflict', CONFLICT, `ffmpeg.run: ${target} appeared meanwhile`);
-      await rename(temp, target);
+      const digest = async () => (await fileDigest(temp))!;
+      await placeCreated(roots, journal, call, { file: target, digest, source }, () => rename(temp, target));
       return { path: target };
     } finally {
       await rm(temp, { force: true });
@@ -117,7 +122,7 @@ export function convertPresets(roots: MediaRoots, filesAccess: 'read' | 'write' 
         const fitted = sampleRate === undefined ? undefined : fitSampleRate(name, sampleRate);
         const resample = fitted === undefined ? [] : ['-ar', String(fitted)];
         const rate = format.lossy ? rateArgs(name, bitrate ?? 320, fitted) : [];
-        return await produce(to, (temp) => [...NO_NETWORK, '-i', from, ...streams(format), '-map_metadata', '0', ...format.codec, ...rate, ...resample, ...id3(format), '-f', format.muxer, temp], call.signal);
+        return await produce(to, from, (temp) => [...NO_NETWORK, '-i', from, ...streams(format), '-map_metadata', '0', ...format.codec, ...rate, ...resample, ...id3(format), '-f', format.muxer, temp], call);
       } catch (error) {
         throw asPluginError(error);
       }
@@ -144,7 +149,7 @@ export function convertPresets(roots: MediaRoots, filesAccess: 'read' | 'write' 
         const to = await output(job, format);
         const trim = `atrim=start_sample=${start}${end === undefined ? '' : `:end_sample=${end}`},asetpts=PTS-STARTPTS`;
         const rate = format.lossy ? rateArgs(name, bitrate ?? 320, undefined) : [];
-        return await produce(to, (temp) => [...NO_NETWORK, '-i', from, ...streams(format), '-af', trim, '-map_metadata', '-1', ...metadata, ...format.codec, ...rate, ...id3(format), '-f', format.muxer, temp], call.signal);
+        return await produce(to, from, (temp) => [...NO_NETWORK, '-i', from, ...streams(format), '-af', trim, '-map_metadata', '-1', ...metadata, ...format.codec, ...rate, ...id3(format), '-f', format.muxer, temp], call);
       } catch (error) {
         throw asPluginError(error);
       }
@@ -153,8 +158,13 @@ export function convertPresets(roots: MediaRoots, filesAccess: 'read' | 'write' 
 }
 
 /** `caps.ffmpeg` with the conversion presets added: their names go here, every other preset to media-tools.ts. */
-export function withConvertPresets(base: Record<string, HostFunction>, roots: MediaRoots, filesAccess: 'read' | 'write' | null): Record<string, HostFunction> {
-  const presets = convertPresets(roots, filesAccess);
+export function withConvertPresets(
+  base: Record<string, HostFunction>,
+  roots: MediaRoots,
+  filesAccess: 'read' | 'write' | null,
+  journal: TagJournal | null = null,
+): Record<string, HostFunction> {
+  const presets = convertPresets(roots, filesAccess, journal);
   const baseRun = base.run!;
   return {
     ...base,

@@ -7,22 +7,27 @@
  * leaves a committed entry from which the engine settles the item instead of running it again. `moveTrack` also
  * never replaces an existing file (link, then unlink) and carries the track's same-name `.lrc` along.
  *
- * Anything else — no task, a file that is not audio (covers, `.lrc` moved on their own), `overwrite: true`, or
- * another file system (link cannot cross devices) — is the plain move of `files.ts`, which is not journaled.
+ * A file that is not audio (a cover, an `.lrc` moved on its own, a CUE sheet) goes through core's `moveFile`, the
+ * same journaled move without tags or followers. Anything else — no task, `overwrite: true`, or another file
+ * system (link cannot cross devices) — is the plain move of `files.ts`, which is not journaled.
  *
  * `caps.files.delete` for a task deletes nothing: the file goes into its media root's trash
- * (`.tagsonic-trash/<task>/<path>`, core/tasks trash.ts, emptied after 30 days by the workers) — an audio file
- * through `moveTrack` (journaled: undo_task brings it back, with its `.lrc`), any other file by a rename (kept in
- * the trash, restorable by hand; the journal only knows audio). Without a task it is the plain unlink.
+ * (`.tagsonic-trash/<task>/<path>`, core/tasks trash.ts, emptied after 30 days by the workers) by a journaled
+ * move — `moveTrack` for an audio file (with its `.lrc`), `moveFile` for any other — so undo_task brings it back.
+ * Without a task it is the plain unlink.
+ *
+ * `caps.files.copy` for a task journals the copy as a created file (created.ts): undo_task moves it into the
+ * task's trash, and puts back a file it replaced (`overwrite: true`; that file goes to the trash first).
  */
-import { lstat, mkdir, rename } from 'node:fs/promises';
+import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { TagsonicError, isTagsonicError } from '@tagsonic/core/errors';
 import { isAudioName } from '@tagsonic/core/files';
 import type { MediaRoots } from '@tagsonic/core/media';
-import { moveTrack, type TagJournal } from '@tagsonic/core/tags';
+import { fileDigest, moveFile, moveTrack, type TagJournal } from '@tagsonic/core/tags';
 import { inTrash, trashPathFor } from '@tagsonic/core/tasks';
 import type { HostFunction } from '../../plugin-host/index.ts';
+import { placeCreated } from './created.ts';
 import { asPluginError, CONFLICT, denied, invalidArgument, optionsOf, stringField } from './args.ts';
 
 export function taskAwareMove(pluginId: string, roots: MediaRoots, journal: TagJournal, plainMove: HostFunction): HostFunction {
@@ -31,13 +36,14 @@ export function taskAwareMove(pluginId: string, roots: MediaRoots, journal: TagJ
     try {
       const options = optionsOf(args, 'files.move');
       const from = await roots.resolve(stringField(options, 'from', 'files.move'));
-      if (options.overwrite === true || !isAudioName(path.basename(from.path)) || !(await lstat(from.path)).isFile()) return await plainMove(args, call);
+      if (options.overwrite === true || !(await lstat(from.path)).isFile()) return await plainMove(args, call);
       const to = await roots.resolve(stringField(options, 'to', 'files.move'), { mustExist: false });
       if (from.path === to.path) return { path: to.path };
       if (to.exists) throw new TagsonicError('conflict', CONFLICT, `files.move: ${String(options.to)} already exists`);
       await mkdir(path.dirname(to.path), { recursive: true });
+      const move = isAudioName(path.basename(from.path)) ? moveTrack : moveFile;
       try {
-        await moveTrack(from.path, to.path, { journal, actor: `plugin:${pluginId}`, taskId: call.task.taskId, reason: `plugin ${pluginId}` });
+        await move(from.path, to.path, { journal, actor: `plugin:${pluginId}`, taskId: call.task.taskId, reason: `plugin ${pluginId}` });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EXDEV') return await plainMove(args, call);
         if (isTagsonicError(error) && error.code === 'TAGSONIC_ERR_FILES_NAME_TAKEN') {
@@ -63,14 +69,37 @@ export function taskAwareDelete(pluginId: string, roots: MediaRoots, journal: Ta
       if (inTrash(target.path)) throw invalidArgument(`files.delete: ${path.basename(target.path)} is in the trash already`);
       const to = trashPathFor(roots, target.path, call.task.taskId);
       await mkdir(path.dirname(to), { recursive: true });
+      const context = { journal, actor: `plugin:${pluginId}`, taskId: call.task.taskId, reason: `plugin ${pluginId}: delete` };
       if (isAudioName(path.basename(target.path))) {
-        await moveTrack(target.path, to, { journal, actor: `plugin:${pluginId}`, taskId: call.task.taskId, reason: `plugin ${pluginId}: delete` });
+        await moveTrack(target.path, to, context);
       } else {
         // One task's trash holds one file per path, so a taken name means this very file was trashed before.
         if (await lstat(to).then(() => true, () => false)) throw new TagsonicError('conflict', CONFLICT, `files.delete: ${path.basename(to)} is in this task's trash already`);
-        await rename(target.path, to);
+        await moveFile(target.path, to, context);
       }
       return { path: target.path };
+    } catch (error) {
+      throw asPluginError(error);
+    }
+  };
+}
+
+export function taskAwareCopy(roots: MediaRoots, journal: TagJournal, plainCopy: HostFunction): HostFunction {
+  return async (args, call) => {
+    if (!call?.task) return plainCopy(args, call);
+    try {
+      const options = optionsOf(args, 'files.copy');
+      const from = await roots.resolve(stringField(options, 'from', 'files.copy'));
+      const to = await roots.resolve(stringField(options, 'to', 'files.copy'), { mustExist: false });
+      // A folder, a copy onto itself, a taken name without overwrite, a folder in the way: the plain copy's answers.
+      if (from.path === to.path || !(await lstat(from.path)).isFile()) return await plainCopy(args, call);
+      if (to.exists && (options.overwrite !== true || !(await lstat(to.path)).isFile())) return await plainCopy(args, call);
+      let copied: unknown;
+      const digest = async () => (await fileDigest(from.path))!;
+      await placeCreated(roots, journal, call, { file: to.path, digest, source: from.path, replace: to.exists }, async () => {
+        copied = await plainCopy(args, call);
+      });
+      return copied;
     } catch (error) {
       throw asPluginError(error);
     }

@@ -9,7 +9,7 @@ import type { Capabilities } from '../../plugin-host/index.ts';
 import type { PluginHostServices } from '../host-services.ts';
 import { filesCapability } from './files.ts';
 import { filesExtraCapability } from './files-extra.ts';
-import { taskAwareDelete, taskAwareMove } from './files-task.ts';
+import { taskAwareCopy, taskAwareDelete, taskAwareMove } from './files-task.ts';
 import { ffmpegCapability, fingerprintCapability } from './media-tools.ts';
 import { withAlbumLoudness } from './loudness.ts';
 import { withConvertPresets } from './ffmpeg-convert.ts';
@@ -36,14 +36,15 @@ export function hostCapabilities(manifest: Manifest, host: PluginHostServices | 
   const grants = manifest.permissions;
   capabilities.kv = kvCapability(manifest.id, host.store);
   if (grants.files) {
-    const files = { ...filesCapability(host.roots, grants.files.access), ...filesExtraCapability(host.roots, grants.files.access), ...filesReadCapability(host.roots), ...strmCapability(host.roots, host.store, grants.files.access) };
-    // A task's audio moves are journaled (undo_task, crash settling) and its deletes go to the trash; files-task.ts.
+    const files = { ...filesCapability(host.roots, grants.files.access), ...filesExtraCapability(host.roots, grants.files.access), ...filesReadCapability(host.roots), ...strmCapability(host.roots, host.store, grants.files.access, host.journal) };
+    // A task's moves and copies are journaled (undo_task, crash settling) and its deletes go to the trash; files-task.ts.
     if (files.move) files.move = taskAwareMove(manifest.id, host.roots, host.journal, files.move);
     if (files.delete) files.delete = taskAwareDelete(manifest.id, host.roots, host.journal, files.delete);
+    if (files.copy) files.copy = taskAwareCopy(host.roots, host.journal, files.copy);
     capabilities.files = files;
   }
-  if (grants.tags) capabilities.tags = { ...tagsCapability(manifest.id, host.roots, host.journal, grants.tags.access), ...tagsSideCapability(host.roots, grants.tags.access) };
-  if (grants.ffmpeg) capabilities.ffmpeg = withAlbumLoudness(host.roots, withConvertPresets(ffmpegCapability(host.roots, grants.files?.access ?? null), host.roots, grants.files?.access ?? null));
+  if (grants.tags) capabilities.tags = { ...tagsCapability(manifest.id, host.roots, host.journal, grants.tags.access), ...tagsSideCapability(host.roots, grants.tags.access, host.journal) };
+  if (grants.ffmpeg) capabilities.ffmpeg = withAlbumLoudness(host.roots, withConvertPresets(ffmpegCapability(host.roots, grants.files?.access ?? null), host.roots, grants.files?.access ?? null, host.journal));
   if (grants.fingerprint) capabilities.fingerprint = fingerprintCapability(host.roots);
   // Import collection: files into the library through the scanner's own indexing (./library.ts).
   if (grants.library) capabilities.library = libraryCapability(host.roots, host.library, grants.library.access);

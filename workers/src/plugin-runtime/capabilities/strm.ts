@@ -5,21 +5,24 @@
  * whole library keeps its shape; the content is the audio file's full path (players that see the same folders),
  * or with `sign` an HTTP link to this server's signed stream of exactly that file (core/src/strm) for players
  * elsewhere. Only `.strm` files are ever written or replaced, never a hidden name, always inside the media roots;
- * `dryRun` answers what would be written without writing.
+ * `dryRun` answers what would be written without writing. For a task the written file is journaled as created
+ * (created.ts): undo_task moves it into the task's trash, and puts back the .strm it replaced.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isAudioName } from '@tagsonic/core/files';
 import type { MediaRoots } from '@tagsonic/core/media';
 import type { Store } from '@tagsonic/core/store';
 import { strmKey, strmStreamUrl } from '@tagsonic/core/strm';
+import { bytesDigest, type TagJournal } from '@tagsonic/core/tags';
 import type { HostFunction } from '../../plugin-host/index.ts';
+import { placeCreated } from './created.ts';
 import { asPluginError, denied, invalidArgument, optionsOf, stringField } from './args.ts';
 
-export function strmCapability(roots: MediaRoots, store: Store, access: 'read' | 'write'): Record<string, HostFunction> {
+export function strmCapability(roots: MediaRoots, store: Store, access: 'read' | 'write', journal: TagJournal | null = null): Record<string, HostFunction> {
   if (access !== 'write') return {};
   return {
-    writeStrm: async (args) => {
+    writeStrm: async (args, call) => {
       try {
         const options = optionsOf(args, 'files.writeStrm');
         const audio = await roots.resolve(stringField(options, 'path', 'files.writeStrm'));
@@ -49,7 +52,9 @@ export function strmCapability(roots: MediaRoots, store: Store, access: 'read' |
           // Whole or nothing: a player never reads half a link.
           const temp = path.join(path.dirname(target), `.${path.basename(target)}.tagsonic-${process.pid}-${Date.now()}`);
           await writeFile(temp, content, 'utf8');
-          await rename(temp, target);
+          const digest = async () => bytesDigest(Buffer.from(content, 'utf8'));
+          await placeCreated(roots, journal, call, { file: target, digest, source: audio.path, replace: before !== null }, () => rename(temp, target))
+            .finally(() => rm(temp, { force: true }));
         }
         return { path: target, content, before, status };
       } catch (error) {

@@ -7,17 +7,18 @@
  *   (cover.jpg, folder.jpg …), for the import options.
  * - `tags.writeSideFile` (write half): the track's current lyrics into its `.lrc`, or its embedded cover into the
  *   folder's `cover.jpg`. The same bytes already there are left alone; different ones are never lost: inside a
- *   task the old file first goes into the media root's trash (`.tagsonic-trash/<task>/…`, kept 30 days; once per
- *   task, so the user's own file is what the trash keeps when several tracks of a folder save its cover).
+ *   task the written file is journaled as created (created.ts) and the old file first goes into the media root's
+ *   trash (`.tagsonic-trash/<task>/…`, kept 30 days; the user's own file there, a file the same task wrote before
+ *   under `.replaced/<write id>/`), so undo_task takes the new file away and puts the old one back.
  */
-import { lstat, mkdir, readFile, rename } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MediaRoots } from '@tagsonic/core/media';
 import { lyricsPathFor, readFolderCover, readLyricsFile, toJpeg, writeFolderCover, writeLyricsFile } from '@tagsonic/core/files';
-import { readArtwork, readTags } from '@tagsonic/core/tags';
+import { bytesDigest, readArtwork, readTags, type TagJournal } from '@tagsonic/core/tags';
 import { renderTemplate, templateVariables } from '@tagsonic/core/templates';
-import { trashPathFor } from '@tagsonic/core/tasks';
 import type { HostFunction } from '../../plugin-host/index.ts';
+import { placeCreated } from './created.ts';
 import { asPluginError, denied, invalidArgument, optionsOf, stringField } from './args.ts';
 
 const MAX_TEMPLATE = 100_000;
@@ -41,7 +42,7 @@ async function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function tagsSideCapability(roots: MediaRoots, access: 'read' | 'write'): Record<string, HostFunction> {
+export function tagsSideCapability(roots: MediaRoots, access: 'read' | 'write', journal: TagJournal | null = null): Record<string, HostFunction> {
   const guarded = (what: string, fn: (options: Record<string, unknown>, call: Parameters<HostFunction>[1]) => Promise<unknown>): HostFunction =>
     async (args, call) => {
       try {
@@ -101,19 +102,12 @@ export function tagsSideCapability(roots: MediaRoots, access: 'read' | 'write'):
         const old = await lstat(target).then((s) => s, () => null);
         if (old && !old.isFile()) throw invalidArgument(`tags.writeSideFile: ${path.basename(target)} exists and is not a file`);
         if (old && Buffer.from(await readFile(target)).equals(Buffer.from(content))) return { path: target, written: false, replaced: false };
-        if (old && call?.task) {
-          const trashed = trashPathFor(roots, target, call.task.taskId);
-          // Taken: this task trashed the user's file already, and what is there now was written by this task.
-          if (!(await lstat(trashed).then(() => true, () => false))) {
-            await mkdir(path.dirname(trashed), { recursive: true });
-            // Gone meanwhile (another worker's item of the task trashed it): nothing of the user's left to keep.
-            await rename(target, trashed).catch((error: NodeJS.ErrnoException) => {
-              if (error.code !== 'ENOENT') throw error;
-            });
-          }
-        }
-        const written = kind === 'lyrics' ? await writeLyricsFile(file, Buffer.from(content).toString('utf8')) : await writeFolderCover(path.dirname(file), content);
-        return { path: written, written: true, replaced: old !== null };
+        const write = async () => {
+          if (kind === 'lyrics') await writeLyricsFile(file, Buffer.from(content).toString('utf8'));
+          else await writeFolderCover(path.dirname(file), content);
+        };
+        await placeCreated(roots, journal, call, { file: target, digest: async () => bytesDigest(content), source: file, replace: old !== null }, write);
+        return { path: target, written: true, replaced: old !== null };
       });
     }),
   };
