@@ -38,7 +38,7 @@ beforeAll(async () => {
   rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
   await rt.users.ensureAdmin(ADMIN_PASSWORD);
   await rt.users.setRole('admin', 'V2'); // generate strm is V2
-  for (const id of ['format-music', 'split-cue', 'generate-strm', 'batch-update-id3']) {
+  for (const id of ['format-music', 'split-cue', 'generate-strm', 'batch-update-id3', 'remove-null-folder']) {
     const { manifest, code } = await builtinPlugin(id);
     await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
   }
@@ -178,4 +178,17 @@ describe('undo_task takes back the files a task created', () => {
     expect(await undo(res.data.task_id)).toMatchObject({ undone: 3, skipped: 0, failed: [] });
     expect(await tree(at('Side'))).toEqual(before);
   }, 120_000);
+
+  it('remove_null_folder: the leftovers it trashed come back into the folders it removed', async () => {
+    await mkdir(at('Leftovers', 'Sub'), { recursive: true });
+    await writeFile(at('Leftovers', 'Sub', 'info.nfo'), 'nfo');
+    await writeFile(at('Leftovers', 'folder.jpg'), 'jpg');
+    const before = await tree(at('Leftovers'));
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/remove_null_folder/', { file_full_path: media, select_data: ['Leftovers'], delete_mode: 'all' }));
+    expect(await finished(res.data.task_id)).toMatchObject({ status: 'success' });
+    expect(await readdir(media)).not.toContain('Leftovers');
+
+    expect(await undo(res.data.task_id)).toMatchObject({ undone: 2, skipped: 0, failed: [] });
+    expect(await tree(at('Leftovers'))).toEqual(before);
+  }, 60_000);
 });

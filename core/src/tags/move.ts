@@ -5,6 +5,7 @@
  * it back through the same protocol, journaled with `undoOf`. `moveFile` does the same for a file that is not
  * audio (a CUE sheet, a cover, an .lrc on its own): no tags to read, nothing carried along (`plain`).
  */
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { exists, renameNoClobber, renameTrack } from '../files/side-files.ts';
 import { newId } from '../ids.ts';
@@ -92,6 +93,8 @@ export async function undoMove(entry: JournalEntry, context: WriteContext): Prom
   if (await exists(from)) {
     throw conflict(TAG_ERRORS.UNDO_CONFLICT, `${path.basename(from)} exists again in its folder; move ${entry._id} is not undone over it.`, { writeId: entry._id, path: from });
   }
+  // The folder it came from may be gone since (remove_null_folder removes the folders it emptied).
+  await mkdir(path.dirname(from), { recursive: true });
   const back = { ...context, undoOf: entry._id, reason: context.reason ?? `undo of ${entry._id}` };
   return entry.plain ? moveFile(entry.path, from, back) : moveTrack(entry.path, from, back);
 }
