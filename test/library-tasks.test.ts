@@ -202,6 +202,16 @@ describe('rule_tag', () => {
     expect(await finished(res.data.task_id)).toMatchObject({ counts: { success: 2, miss: 3 } });
   }, 60_000);
 
+  it('runs through run_action over a ticked folder too: the plugin splits the artist tag itself (no album counts)', async () => {
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/run_action/', {
+      plugin_id: 'rule-tag', file_full_path: media, select_data: [{ icon: 'icon-folder', name: 'Beta', title: 'Beta' }, { icon: 'icon-folder', name: 'Alpha', title: 'Alpha' }], rule_form: rules, dry_run: true,
+    }));
+    expect(await finished(res.data.task_id)).toMatchObject({ kind: 'action:rule-tag', action: '流派规则', counts: { success: 1, skip: 2, miss: 1 } });
+    const detail = await report(res.data.task_id);
+    expect(detail.success).toEqual([expect.objectContaining({ name: '01.flac', changes: [expect.objectContaining({ field: 'genre', after: 'Electronic' })] })]);
+    expect(detail.miss_tag).toEqual([expect.objectContaining({ name: '03.mp3', reason: 'no rule decided the genre: no artist rule for Alpha Band; no album counts (the library tasks count them: POST /apimt/rule_tag/)' })]);
+  }, 60_000);
+
   it('refuses genre rules without a rule, and a rule without a genre', async () => {
     const empty = await call(app, admin, 'POST', '/apimt/rule_tag/', { miss_mode: 'genre', rule_form: { artistRules: [], useAlbumMajorityGenre: false, useAI: false } });
     expect(empty.statusCode).toBe(400);

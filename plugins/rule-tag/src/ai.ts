@@ -22,7 +22,7 @@ export interface AskedTrack {
   title: string | null;
   artist: string | null;
   album: string | null;
-  albumGenres: ReadonlyArray<[string, number]> | null;
+  albumGenres: ReadonlyArray<[string, number]> | null | undefined;
 }
 
 /** The model's genre for the track, or why its answer decides nothing (`answer` is what it said, for the report). */

@@ -67,7 +67,8 @@ export default defineBatchAction<Grants>({
   },
 });
 
-function albumMiss(counts: ReadonlyArray<[string, number]> | null): string {
+function albumMiss(counts: ReadonlyArray<[string, number]> | null | undefined): string {
+  if (counts === undefined) return 'no album counts (the library tasks count them: POST /apimt/rule_tag/)';
   if (counts === null) return 'the track has no album';
   if (!counts.length) return 'no other track of the album has a genre';
   return `no majority among the album's other tracks (${counts.map(([g, n]) => `${g} ×${n}`).join(', ')})`;

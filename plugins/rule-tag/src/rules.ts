@@ -21,8 +21,11 @@ export interface RuleForm {
 export interface TrackData {
   /** The track's individual artists, as the library split them. */
   artists: string[];
-  /** Genres of the album's other tracks with how many carry each, most first; null: the track has no album. */
-  albumGenres: Array<[string, number]> | null;
+  /**
+   * Genres of the album's other tracks with how many carry each, most first; null: the track has no album;
+   * undefined: not counted (an item from run_action over a selection, not from the library).
+   */
+  albumGenres: Array<[string, number]> | null | undefined;
 }
 
 const MAX_RULES = 10_000;
@@ -55,10 +58,10 @@ export function parseRuleForm(options: Record<string, JsonValue>): RuleForm {
 /** The host's data for the item, or what the file alone says (run_action over a selection: no album counts). */
 export function trackData(data: JsonValue | undefined, artistTag: string | null): TrackData {
   const artists = isObject(data) && Array.isArray(data.artists) ? data.artists.filter((a): a is string => typeof a === 'string') : splitArtists(artistTag ?? '');
-  const counts = isObject(data) && Array.isArray(data.albumGenres) ? data.albumGenres : null;
-  const albumGenres = counts
+  const counts = isObject(data) ? data.albumGenres : undefined;
+  const albumGenres = Array.isArray(counts)
     ? counts.flatMap((c): Array<[string, number]> => (Array.isArray(c) && typeof c[0] === 'string' && typeof c[1] === 'number' ? [[c[0], c[1]]] : []))
-    : null;
+    : counts === null ? null : undefined;
   return { artists, albumGenres };
 }
 
@@ -75,7 +78,7 @@ export function artistRule(form: RuleForm, artists: readonly string[]): ArtistRu
  * The genre most of the album's other tracks carry; null when none carries one, or when two genres are carried
  * equally often (no majority to follow).
  */
-export function albumMajority(counts: ReadonlyArray<[string, number]> | null): { genre: string; count: number } | null {
+export function albumMajority(counts: ReadonlyArray<[string, number]> | null | undefined): { genre: string; count: number } | null {
   if (!counts?.length) return null;
   const sorted = [...counts].sort((a, b) => b[1] - a[1]);
   const [first, second] = sorted;
