@@ -96,6 +96,8 @@ describe('undo_task takes back the files a task created', () => {
     }));
     expect(await finished(res.data.task_id)).toMatchObject({ status: 'success', counts: { success: 2 } });
     expect(Object.keys(await tree(at('Keep')))).toEqual(['01.flac', '01.mp3', '02.flac', '02.mp3']);
+    // The editor's undo of the new file's last write is not its creation (that is undone with the task).
+    expect(expectOk(await call(app, admin, 'POST', '/apimt/music_id3/', { file_path: at('Keep', '01.flac') })).data.last_write_id).toBeNull();
 
     expect(await undo(res.data.task_id)).toMatchObject({ undone: 2, skipped: 0, failed: [] });
     expect(await tree(at('Keep'))).toEqual(before);

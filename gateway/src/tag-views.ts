@@ -20,7 +20,8 @@ export async function musicInfo(ctx: Ctx, filePath: string) {
     ctx.fileStates.get(filePath),
     ctx.journal.listByPath(filePath, { limit: 5 }),
   ]);
-  const undoable = lastWrite.find((w) => w.state === 'committed');
+  // The editor's undo reverts a write or a rename; the file's creation (a conversion, a CUE split) is undone with its task.
+  const undoable = lastWrite.find((w) => w.state === 'committed' && w.kind !== 'create');
   return {
     ...fields,
     filename: path.basename(filePath),
