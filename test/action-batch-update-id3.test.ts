@@ -46,7 +46,8 @@ describe('batch-update-id3 options', () => {
   it('a bad dialog refuses the task when it is planned', async () => {
     const action = await host.action('batch-update-id3');
     await expect(action.plan([at('周杰伦')], { music_info: {} })).rejects.toMatchObject({ message: expect.stringContaining('nothing to change') });
-    await expect(action.plan([at('周杰伦')], { music_info: { title: 'a', is_translate_lyrics: true } })).rejects.toMatchObject({ message: expect.stringContaining('is_translate_lyrics') });
+    // 翻译歌词 without a model configured in the system settings: refused once, before any item runs.
+    await expect(action.plan([at('周杰伦')], { music_info: { is_translate_lyrics: true } })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_LLM_NOT_CONFIGURED' });
     await expect(action.plan([at('周杰伦')], { music_info: { album_img: 'http://x/y.jpg' } })).rejects.toMatchObject({ message: expect.stringContaining('album_img') });
     const { items } = await action.plan([at('周杰伦')], { music_info: { title: 'a' } });
     expect(items.map((i) => path.basename(i.key))).toEqual(['03. 周杰伦 - 晴天.flac', '04 以父之名.mp3']);

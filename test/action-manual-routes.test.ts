@@ -129,8 +129,8 @@ describe('batch_update_id3', () => {
 
     // A bad dialog refuses the task; nothing is queued.
     const bad = await call(app, admin, 'POST', '/apimt/batch_update_id3/', { ...payload, music_info: { title: 'x', is_translate_lyrics: true } });
-    expect(bad.statusCode).toBeGreaterThanOrEqual(400);
-    expect(bad.json().message).toContain('is_translate_lyrics');
+    expect(bad.statusCode).toBe(409);
+    expect(bad.json()).toMatchObject({ data: { error: 'TAGSONIC_ERR_LLM_NOT_CONFIGURED' }, message: expect.stringContaining('llm_model_name') });
 
     expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: res.data.task_id }));
     expect((await probeTags(at('Edit', '叶惠美', '01 周杰伦 - 以父之名.flac'))).title).toBe('a');

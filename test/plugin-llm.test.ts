@@ -117,7 +117,7 @@ describe('the llm permission', () => {
     expect((await without.shape()).keys).not.toContain('llm');
     expect(await without.call('chat', { messages: [{ role: 'user', content: 'hi' }] })).toEqual({ absent: true });
     const granted = await load(GRANT).shape();
-    expect(granted.llm).toEqual(['chat', 'translateLyric']);
+    expect(granted.llm).toEqual(['chat', 'check', 'translateLyric']);
     expect(granted.seen).not.toContain('sk-secret-42');
     expect(granted.seen).not.toContain('127.0.0.1');
   });
@@ -138,8 +138,11 @@ describe('llm.chat and llm.translateLyric', () => {
   it('fails with TAGSONIC_ERR_LLM_NOT_CONFIGURED until the settings name a model, then answers without a reload', async () => {
     const { call } = load(GRANT);
     expect(await call('chat', { messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({ code: 'TAGSONIC_ERR_LLM_NOT_CONFIGURED' });
+    expect(await call('check', undefined)).toMatchObject({ code: 'TAGSONIC_ERR_LLM_NOT_CONFIGURED' });
     expect(seen).toHaveLength(0);
     await configure({ llm_base_url: base, llm_api_key: 'sk-secret-42', llm_model_name: 'gpt-4o-mini' });
+    expect(await call('check', undefined)).toEqual({ value: null });
+    expect(seen).toHaveLength(0);
     expect(await call('chat', { messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }], maxTokens: 16 })).toEqual({ value: 'echo:hi' });
     expect(seen).toHaveLength(1);
     expect(seen[0]!.headers.authorization).toBe('Bearer sk-secret-42');

@@ -383,6 +383,14 @@ export interface LlmCapability {
    * const translated = await caps.llm.translateLyric({ lyrics: '[00:01.00]Hello' }); // '[00:01.00]你好'
    */
   translateLyric(options: { lyrics: string }): Promise<string>;
+  /**
+   * Resolves when a model is configured, else throws `TAGSONIC_ERR_LLM_NOT_CONFIGURED` (settings only, no
+   * request): a batch action's `plan` calls it to refuse the whole task at once instead of failing every item.
+   *
+   * @example
+   * if (options.translate) await caps.llm.check();
+   */
+  check(): Promise<void>;
 }
 
 // ---------------------------------------------------------------- always granted

@@ -3,7 +3,9 @@
  * as typed, or as a `${var}` template rendered for that track by the host (`caps.tags.render`, core's templates:
  * the same variables and results as the editor's save), `${null}` clearing the field. Options import the track's
  * `.lrc` as its lyrics and its folder's cover as its cover, and save the lyrics as `.lrc` and the cover as the
- * folder's `cover.jpg` after the tags are written (an old different file goes to the trash, never lost).
+ * folder's `cover.jpg` after the tags are written (an old different file goes to the trash, never lost). 翻译歌词
+ * translates the lyrics the edit leaves through `caps.llm` (the editor's translation, time tags kept) before the
+ * write, so the saved .lrc holds the translation too.
  *
  * One track per item (`plan` walks the selection like the host would, after refusing a bad dialog once). Tag
  * writes go through `caps.tags.write`: journaled under the task, undone by undo_task. A dry run lists the tag
@@ -12,13 +14,18 @@
 import { defineBatchAction, PluginError, type Artwork, type BatchChange, type BatchItem, type FileEntry, type Manifest } from '@tagsonic/sdk';
 import { CLEAR, NUMBER_FIELDS, numberOf, parseOptions, tagsOf, type Tags } from './options.ts';
 
-type Grants = Manifest & { permissions: { tags: { access: 'write'; reason: string }; files: { access: 'read'; reason: string } } };
+type Grants = Manifest & { permissions: { tags: { access: 'write'; reason: string }; files: { access: 'read'; reason: string }; llm: { reason: string } } };
 
 const AUDIO = /\.(mp3|flac|m4a|m4b|aac|alac|ogg|oga|opus|spx|wav|aif|aiff|aifc|ape|wv|wma|asf|mpc|tta|dsf|dff)$/i;
 const MAX_FILES = 100_000;
 const NUMBERS: ReadonlySet<string> = new Set(NUMBER_FIELDS);
 
 const nameOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+/** The dry run's stand-in for a translation: what will be translated, without asking the model. */
+const translationPreview = (lyrics: string) => {
+  const lines = lyrics.split(/\r\n?|\n/).filter((l) => l.replace(/^(\s*\[[^\]]*\])+/, '').trim() !== '').length;
+  return `(translated by the language model when applied: ${lines} line${lines === 1 ? '' : 's'})`;
+};
 const describeArt = (art: Artwork | null) => (art ? `${art.mime} ${art.data.length} bytes` : null);
 const sameArt = (a: Artwork | null, b: Artwork | null) => {
   if (!a || !b) return a === b;
@@ -29,7 +36,8 @@ const sameArt = (a: Artwork | null, b: Artwork | null) => {
 
 export default defineBatchAction<Grants>({
   async plan({ paths, options }, caps) {
-    parseOptions(options);
+    // No model configured: the whole task is refused now (TAGSONIC_ERR_LLM_NOT_CONFIGURED), not every item.
+    if (parseOptions(options).translateLyrics) await caps.llm.check();
     const files = new Set<string>();
     const walk = async (entry: FileEntry): Promise<void> => {
       if (entry.type === 'file') {
@@ -83,6 +91,16 @@ export default defineBatchAction<Grants>({
       const lrc = await caps.tags.lyricsFile({ path: track.path });
       if (lrc === null) notes.push(`no .lrc beside ${nameOf(track.path)} to import`);
       else next.lyrics = lrc;
+    }
+    if (edit.translateLyrics) {
+      // What this edit leaves as the lyrics (typed, imported from the .lrc, or the track's own), translated as the
+      // editor's 翻译歌词 then 复制到歌词 do: each line behind its original time tags.
+      const source = next.lyrics !== undefined ? next.lyrics : track.lyrics;
+      if (typeof source !== 'string' || source.trim() === '') notes.push(`${nameOf(track.path)} has no lyrics to translate`);
+      // A preview spends no model quota and stays what its applied run re-checks: the translation is made when applied.
+      else if (dryRun) next.lyrics = translationPreview(source);
+      // The model's failures (not configured, unreachable …) fail the item with their code and message.
+      else next.lyrics = await caps.llm.translateLyric({ lyrics: source });
     }
     if (edit.artwork !== undefined) next.artwork = edit.artwork;
     else if (edit.importCover) {

@@ -21,6 +21,8 @@ export interface ManualOptions {
   importCover: boolean;
   saveLyrics: boolean;
   saveCover: boolean;
+  /** 翻译歌词: the lyrics (as this edit leaves them) translated by the configured language model. */
+  translateLyrics: boolean;
 }
 
 const invalid = (message: string) => new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', message);
@@ -29,9 +31,6 @@ export function parseOptions(options: Record<string, JsonValue>): ManualOptions 
   const info = options.music_info ?? {};
   if (typeof info !== 'object' || info === null || Array.isArray(info)) throw invalid('music_info must be an object of tag fields and options');
   const flag = (key: string) => info[key] === true;
-  if (flag('is_translate_lyrics')) {
-    throw invalid('翻译歌词 (is_translate_lyrics) is not available in batch edits: untick it, or translate a track\'s lyrics in its editor');
-  }
   const fields: ManualOptions['fields'] = {};
   for (const field of [...TEXT_FIELDS, ...NUMBER_FIELDS]) {
     const value = info[field];
@@ -45,11 +44,12 @@ export function parseOptions(options: Record<string, JsonValue>): ManualOptions 
     importCover: flag('is_import_album_cover'),
     saveLyrics: flag('is_save_lyrics_file'),
     saveCover: flag('is_save_album_cover'),
+    translateLyrics: flag('is_translate_lyrics'),
   };
   const img = info.album_img;
   if (typeof img === 'string' && img !== '') out.artwork = img === CLEAR ? null : pictureOf(img);
   else if (img !== undefined && img !== null && img !== '') throw invalid('music_info.album_img must be text');
-  if (Object.keys(fields).length === 0 && out.artwork === undefined && !out.importLyrics && !out.importCover && !out.saveLyrics && !out.saveCover) {
+  if (Object.keys(fields).length === 0 && out.artwork === undefined && !out.importLyrics && !out.importCover && !out.saveLyrics && !out.saveCover && !out.translateLyrics) {
     throw invalid('nothing to change: fill in a field or tick an option');
   }
   return out;

@@ -37,14 +37,30 @@ export const HTTP_BUSY = 'TAGSONIC_ERR_PLUGIN_HTTP_BUSY' satisfies SdkPluginErro
 export type InvocationErrorCode = (typeof PLUGIN_ERROR_CODES)[keyof typeof PLUGIN_ERROR_CODES];
 
 /**
- * An invocation's failure code: the host's own, or one of the SDK's that the plugin threw (its
- * `TAGSONIC_ERR_PLUGIN_UPSTREAM`, or a capability's `…_HTTP_HOST_NOT_GRANTED` it let through or rethrew).
+ * Codes of host capabilities beyond the SDK's list that keep their meaning when a plugin lets them through: the
+ * language model's (core/llm, `caps.llm`), so a batch edit whose plan finds no model configured is refused as
+ * not configured (409, localised by the dashboard), not as the plugin's crash.
  */
-export type PluginErrorCode = InvocationErrorCode | SdkPluginErrorCode;
+const CAPABILITY_CODE_KINDS = {
+  TAGSONIC_ERR_LLM_NOT_CONFIGURED: 'conflict',
+  TAGSONIC_ERR_LLM_TIMEOUT: 'unavailable',
+  TAGSONIC_ERR_LLM_HTTP: 'unavailable',
+  TAGSONIC_ERR_LLM_UNREACHABLE: 'unavailable',
+  TAGSONIC_ERR_LLM_BAD_RESPONSE: 'unavailable',
+} as const satisfies Record<string, ErrorKind>;
+export type CapabilityErrorCode = keyof typeof CAPABILITY_CODE_KINDS;
 
-/** The SDK code a plugin threw, or undefined when `code` is anything else (the failure is then `…_THREW`). */
-export function pluginThrownCode(code: unknown): SdkPluginErrorCode | undefined {
-  return (SDK_PLUGIN_ERROR_CODES as readonly unknown[]).includes(code) ? (code as SdkPluginErrorCode) : undefined;
+/**
+ * An invocation's failure code: the host's own, or one of the SDK's that the plugin threw (its
+ * `TAGSONIC_ERR_PLUGIN_UPSTREAM`, or a capability's `…_HTTP_HOST_NOT_GRANTED` it let through or rethrew), or a
+ * capability's own code of {@link CAPABILITY_CODE_KINDS}.
+ */
+export type PluginErrorCode = InvocationErrorCode | SdkPluginErrorCode | CapabilityErrorCode;
+
+/** The SDK or capability code a plugin threw, or undefined when `code` is anything else (the failure is then `…_THREW`). */
+export function pluginThrownCode(code: unknown): SdkPluginErrorCode | CapabilityErrorCode | undefined {
+  if ((SDK_PLUGIN_ERROR_CODES as readonly unknown[]).includes(code)) return code as SdkPluginErrorCode;
+  return typeof code === 'string' && Object.hasOwn(CAPABILITY_CODE_KINDS, code) ? (code as CapabilityErrorCode) : undefined;
 }
 
 const KIND: Record<InvocationErrorCode, ErrorKind> = {
@@ -70,7 +86,9 @@ export class PluginError extends TagsonicError {
     // Capped: the text comes from untrusted code and ends up in logs and on the /mod screen.
     if (message.length > MAX_MESSAGE_CHARS) message = `${message.slice(0, MAX_MESSAGE_CHARS)}…`;
     // A code the plugin chose says what went wrong on its side; to the caller the source is unavailable.
-    super(Object.hasOwn(KIND, code) ? KIND[code as InvocationErrorCode] : 'unavailable', code, message, { details: { ...details, pluginId } });
+    const kind = Object.hasOwn(KIND, code) ? KIND[code as InvocationErrorCode]
+      : Object.hasOwn(CAPABILITY_CODE_KINDS, code) ? CAPABILITY_CODE_KINDS[code as CapabilityErrorCode] : 'unavailable';
+    super(kind, code, message, { details: { ...details, pluginId } });
     this.name = 'PluginError';
     this.pluginId = pluginId;
     this.stack = `${this.name}: ${message}`;

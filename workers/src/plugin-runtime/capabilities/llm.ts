@@ -1,5 +1,5 @@
 /**
- * `llm.chat` and `llm.translateLyric` (`llm` grant): the language model the administrator configured in the
+ * `llm.chat`, `llm.translateLyric` and `llm.check` (`llm` grant): the language model the administrator configured in the
  * system settings (core/llm, the client behind the editor's lyric translation). The settings, the API key
  * among them, are read from the store on every call, so a change on the settings screen applies to the next
  * call without reloading the plugin, and the key never crosses into the sandbox: the plugin sends messages
@@ -85,6 +85,11 @@ export function llmCapability(pluginId: string, store: Store): Record<string, Ho
   };
 
   return {
+    // No request: a batch action's plan refuses the whole task at once instead of failing every item alike.
+    check: async () => {
+      checkLlmSettings(await readLlmSettings(store));
+      return null;
+    },
     chat: async (args, call) => {
       const options = optionsOf(args, 'llm.chat');
       const messages = messagesOf(options.messages);
