@@ -177,7 +177,8 @@ export interface TagsCapability {
   /**
    * Writes the track's current lyrics into its `.lrc`, or its embedded cover into its folder's `cover.jpg` (write
    * grant). Identical bytes already there: `written: false`. A different file is replaced; in a task the old one
-   * goes into the media root's trash first (`.tagsonic-trash/<task>/…`). Nothing to write: `path: null`.
+   * goes into the media root's trash first (`.tagsonic-trash/<task>/…`), and undoing the task takes the written
+   * file away and puts the old one back. Nothing to write: `path: null`.
    */
   writeSideFile(options: { path: string; kind: 'lyrics' | 'cover' }): Promise<{ path: string | null; written: boolean; replaced: boolean }>;
 }
@@ -207,9 +208,11 @@ export interface FileEntry {
  * `TAGSONIC_ERR_PLUGIN_DENIED`; a listing leaves such symlinks out). `move`, `copy`, `delete` and `removeDir`
  * need the `write` grant (with `read` they are absent); all but `removeDir` work on files, not folders. `move` and `copy` create the
  * target's folders and throw `TAGSONIC_ERR_PLUGIN_CONFLICT` when the target exists unless `overwrite` is set.
- * In a batch action's `runItem` (a task), `move` of an audio file is journaled under the task (undoing the task
- * moves it back, its same-name `.lrc` travels with it) and `delete` moves the file into the media folder's trash
- * (`.tagsonic-trash/<task>/`, kept 30 days; audio files come back when the task is undone) instead of deleting it.
+ * In a batch action's `runItem` (a task), `move` is journaled under the task (undoing the task moves the file
+ * back; an audio file's same-name `.lrc` travels with it), `delete` moves the file into the media folder's trash
+ * (`.tagsonic-trash/<task>/`, kept 30 days; it comes back when the task is undone) instead of deleting it, and the
+ * files the task creates (`copy`, `writeStrm`, ffmpeg's outputs, `tags.writeSideFile`) go into the trash when the
+ * task is undone, unless changed since.
  *
  * @example
  * const { entries } = await caps.files.list({ path: 'Incoming' });
