@@ -12,7 +12,8 @@
  * - `extract`: samples `[startSample, endSample)` of `input` (to the end when `endSample` is absent) → `output`,
  *   cut with `atrim` on decoded samples, so a CUE track has exactly the sample count its cue times give (75 CD
  *   frames a second; the same split points as shntool's `shnsplit`), with `tags` (a fixed set of keys) replacing
- *   the image's own and the image's cover carried over.
+ *   the image's own and the image's cover carried over; from a WAV/FLAC/WavPack/TTA/AIFF image ffmpeg seeks to
+ *   just before the track first (extract-seek.ts).
  *
  * For a task, the written file is journaled as created (created.ts): undo_task moves it into the task's trash.
  */
@@ -26,6 +27,7 @@ import type { HostCall, HostFunction } from '../../plugin-host/index.ts';
 import { placeCreated } from './created.ts';
 import { asPluginError, CONFLICT, denied, invalidArgument, optionalNumber, optionsOf, stringField } from './args.ts';
 import { audioInput, NO_NETWORK, runTool, TOOL_TIMEOUT_MS } from './media-tools.ts';
+import { extractWindow, imageRates } from './extract-seek.ts';
 
 interface TargetFormat {
   ext: string;
@@ -109,6 +111,7 @@ export function convertPresets(roots: MediaRoots, filesAccess: 'read' | 'write' 
   const streams = (format: TargetFormat) =>
     format.picture ? ['-map', '0:a:0', '-map', '0:v:0?', '-c:v', 'copy', '-disposition:v:0', 'attached_pic'] : ['-map', '0:a:0'];
   const id3 = (format: TargetFormat) => (format.muxer === 'mp3' ? ['-id3v2_version', '3'] : []);
+  const rateOf = imageRates();
 
   return {
     transcode: async (args, call) => {
@@ -147,9 +150,9 @@ export function convertPresets(roots: MediaRoots, filesAccess: 'read' | 'write' 
         }
         const from = await audioInput(roots, job, 'input', 'ffmpeg.run');
         const to = await output(job, format);
-        const trim = `atrim=start_sample=${start}${end === undefined ? '' : `:end_sample=${end}`},asetpts=PTS-STARTPTS`;
+        const { seek, trim } = await extractWindow(from, start, end, (file) => rateOf(file, call.signal));
         const rate = format.lossy ? rateArgs(name, bitrate ?? 320, undefined) : [];
-        return await produce(to, from, (temp) => [...NO_NETWORK, '-i', from, ...streams(format), '-af', trim, '-map_metadata', '-1', ...metadata, ...format.codec, ...rate, ...id3(format), '-f', format.muxer, temp], call);
+        return await produce(to, from, (temp) => [...NO_NETWORK, ...seek, '-i', from, ...streams(format), '-af', trim, '-map_metadata', '-1', ...metadata, ...format.codec, ...rate, ...id3(format), '-f', format.muxer, temp], call);
       } catch (error) {
         throw asPluginError(error);
       }
