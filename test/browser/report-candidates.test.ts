@@ -202,4 +202,19 @@ describe('candidate drawers of a task report', { timeout: 120_000 }, () => {
     // Nothing was saved or finished: the row is still missing.
     expect(await rowOf(nothing).locator('xpath=ancestor::*[@data-section][1]').getAttribute('data-section')).toBe('miss_artist_album');
   });
+  it('speaks English when the interface does', async () => {
+    await page.evaluate(() => localStorage.setItem('lang', 'en'));
+    try {
+      await openReport();
+      expect(await rowOf(nothing).getByTestId('candidate-item').textContent()).toBe('Candidates');
+      await openDrawers(nothing);
+      expect(await page.locator('.ts-candidate-drawers .bp6-heading').first().textContent()).toBe('Candidate songs · 02 nothing.mp3');
+      expect(await drawers().locator('.ts-candidates-head label').textContent()).toBe('Tag source');
+      await shot('drawers-desktop-light-en');
+      await page.keyboard.press('Escape');
+      await drawers().waitFor({ state: 'detached' });
+    } finally {
+      await page.evaluate(() => localStorage.setItem('lang', 'zh-CN'));
+    }
+  });
 });
