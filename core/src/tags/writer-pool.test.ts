@@ -132,7 +132,7 @@ describe('writer pool', () => {
   });
 
   it('a step that hangs past the timeout is stopped with a clear error and the thread replaced', async () => {
-    const small = createTagWriterPool({ threads: 1, stepTimeoutMs: 1500 });
+    const small = createTagWriterPool({ threads: 1, stepTimeoutMs: 3000 });
     try {
       const stuck = await copyOf('ogg');
       const other = await copyOf('wav');
