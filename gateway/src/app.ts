@@ -24,6 +24,7 @@ import { eventRoutes } from './routes/events.ts';
 import { scrapeRoutes } from './routes/scrape.ts';
 import { pluginRoutes } from './routes/plugins.ts';
 import { taskRoutes } from './routes/tasks.ts';
+import { artistTaskRoutes } from './routes/artist-tasks.ts';
 import { libraryTaskRoutes } from './routes/library-tasks.ts';
 import { auditLogRoutes } from './routes/audit-log.ts';
 import { deleteFilesRoutes } from './routes/delete-files.ts';
@@ -75,6 +76,7 @@ export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions 
     await scrapeRoutes(dashboardApi, ctx);
     await pluginRoutes(dashboardApi, ctx);
     await taskRoutes(dashboardApi, ctx);
+    await artistTaskRoutes(dashboardApi, ctx);
     await libraryTaskRoutes(dashboardApi, ctx);
     await auditLogRoutes(dashboardApi, ctx);
     await deleteFilesRoutes(dashboardApi, ctx);

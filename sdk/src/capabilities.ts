@@ -528,6 +528,47 @@ export interface SourcesCapability {
    * await caps.tags.write({ path, tags: { artwork } });
    */
   cover(options: { id: string; url: string }): Promise<Artwork>;
+  /**
+   * An artist looked up by name in a source's `artist` export (the editor's fetch_artist_by_keyword): its name as
+   * the source spells it, its picture's URL (for {@link SourcesCapability.cover}) and biography; `null` when the
+   * source knows none (or has no artist lookup). The source's own errors are thrown as from `search`.
+   *
+   * @example
+   * const found = await caps.sources.artist({ id: 'kuwo', keyword: '周杰伦' });
+   */
+  artist(options: { id: string; keyword: string }): Promise<{ name: string; image: string | null; description: string | null } | null>;
+}
+
+/**
+ * An artist's picture and biography as the library keeps them (`image`: what is saved, not the bytes).
+ *
+ * @example
+ * const meta: ArtistMeta = { artistId: 'ar-…', name: '周杰伦', image: { mime: 'image/jpeg', size: 48213, url: 'https://img1.kuwo.cn/…' }, description: '华语流行乐男歌手…', source: 'kuwo' };
+ */
+export interface ArtistMeta {
+  artistId: string;
+  name: string;
+  /** What is saved: its type, size and the address it was downloaded from (`url`, null when given as bytes). */
+  image: { mime: string; size: number; url: string | null } | null;
+  description: string | null;
+  /** Where they came from (a tag source id, or `user`); null when never set. */
+  source: string | null;
+}
+
+/**
+ * Artist pictures and biographies in the library (needs the `artists` grant). `set` saves the picture's bytes
+ * (JPEG, PNG, WebP or GIF, at most 8 MiB; the host checks them) under the server's data folder and the text; a
+ * field left out is kept, `null` removes it; `imageUrl` records where the picture came from. Made for a task, it
+ * is undone with the task (undo_task). Subsonic clients then get the picture from getCoverArt and the text from
+ * getArtistInfo. Unknown artist ids fail with `TAGSONIC_ERR_PLUGIN_NOT_FOUND`.
+ *
+ * @example
+ * const artwork = await caps.sources.cover({ id: 'kuwo', url: found.image });
+ * await caps.artists.set({ artistId, image: artwork, imageUrl: found.image, description: found.description, source: 'kuwo' });
+ */
+export interface ArtistsCapability {
+  get(options: { artistId: string }): Promise<ArtistMeta>;
+  set(options: { artistId: string; image?: Artwork | null; imageUrl?: string; description?: string | null; source: string }): Promise<ArtistMeta>;
 }
 
 /**
@@ -568,6 +609,7 @@ export interface Capabilities {
   library?: LibraryCapability;
   sources?: SourcesCapability;
   llm?: LlmCapability;
+  artists?: ArtistsCapability;
   config: ConfigCapability;
   match: MatchCapability;
   text: TextCapability;
@@ -587,6 +629,7 @@ export interface Capabilities {
 export type CapabilitiesFor<M extends Manifest> = Pick<Capabilities, 'config' | 'text' | 'log' | 'progress' | 'kv' | 'match'> &
   (M['permissions'] extends { sources: object } ? { sources: SourcesCapability } : unknown) &
   (M['permissions'] extends { llm: object } ? { llm: LlmCapability } : unknown) &
+  (M['permissions'] extends { artists: object } ? { artists: ArtistsCapability } : unknown) &
   (M['permissions'] extends { http: object } ? { http: HttpCapability } : unknown) &
   (M['permissions'] extends { ffmpeg: object } ? { ffmpeg: FfmpegCapability } : unknown) &
   (M['permissions'] extends { fingerprint: object } ? { fingerprint: FingerprintCapability } : unknown) &

@@ -15,6 +15,7 @@ export type {
   FilesCapability, FingerprintCapability, HttpCapability, LibraryCapability, HttpRequest, HttpResponse, JsonValue, KvCapability,
   LlmCapability, LlmMessage, LogCapability, MatchCapability, ProgressCapability, QueryValue, ScoredSong, SourcesCapability, TagsCapability, TextCapability, TextEncodingName, TrackInfo, TrackTags,
 } from './capabilities.ts';
+export type { ArtistMeta, ArtistsCapability } from './capabilities.ts';
 export type { ArtistInfo, SearchOptions, SearchResultSong, TagSource } from './tag-source.ts';
 export { defineTagSource } from './tag-source.ts';
 export type { BatchAction, BatchChange, BatchItem, BatchItemResult, BatchPlanInput, BatchRunItemInput } from './batch-action.ts';

@@ -107,6 +107,11 @@ export interface Permissions {
    * `caps.llm.translateLyric`); the host holds the endpoint and its key, the plugin sends messages only.
    */
   llm?: { reason: string };
+  /**
+   * Artist pictures and biographies in the library (`caps.artists.get` / `caps.artists.set`, e.g. 艺术家封面): a
+   * picture is bytes (such as `caps.sources.cover` downloads), never a URL; a task's changes are undone with it.
+   */
+  artists?: { reason: string };
 }
 
 /**

@@ -5,6 +5,7 @@ import { emptyTrash, NOT_RESUMABLE, SUBJECTS } from '@tagsonic/core/tasks';
 import { createTagWriterPool, type TagJournal } from '@tagsonic/core/tags';
 import { SCAN_TASK_KIND } from '@tagsonic/core/library';
 import type { PluginRegistry } from '@tagsonic/core/plugins';
+import type { ArtistMeta } from '@tagsonic/core/library';
 import type { Store } from '@tagsonic/core/store';
 import { tagsWriteHandler, tagsWriteSettler } from './commands/tags-write.ts';
 import { libraryScanHandler } from './commands/scan.ts';
@@ -23,7 +24,7 @@ export interface WorkerDeps {
   /** Present: this worker runs library scans. */
   scanner?: Scanner;
   /** Present: this worker runs plugins for the gateway (`tagsonic.rpc.plugins.invoke`) from this registry. */
-  plugins?: { registry: PluginRegistry; store: Store };
+  plugins?: { registry: PluginRegistry; store: Store; artists?: ArtistMeta };
   /** How often tasks whose owners died are looked for after the start-up settle (default: the lease ttl). */
   settleEveryMs?: number;
 }
@@ -108,7 +109,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   // Import collection (caps.library) indexes files through this worker's scanner; without one it is refused.
   const library = deps.scanner ? createLibraryIndexer(deps.scanner) : undefined;
   if (deps.plugins) {
-    pool = new PluginPool({ registry: deps.plugins.registry, store: deps.plugins.store, bus: deps.bus, roots: deps.roots, library, journal: deps.journal });
+    pool = new PluginPool({ registry: deps.plugins.registry, store: deps.plugins.store, bus: deps.bus, roots: deps.roots, artists: deps.plugins.artists, library, journal: deps.journal });
     subs.push(await servePluginInvocations(deps.bus, pool, Math.max(deps.concurrency, 4)));
     // Batch action items run where the plugins are; the concurrency bounds the sandboxes busy at once.
     subs.push(

@@ -67,7 +67,8 @@ export async function start(options: StartOptions): Promise<void> {
       journal: rt.journal,
       concurrency: config.workerConcurrency,
       scanner,
-      plugins: { registry: rt.plugins, store: rt.store },
+      // 艺术家封面 saves artist pictures and biographies in the library (caps.artists).
+      plugins: { registry: rt.plugins, store: rt.store, artists: rt.library.artists },
     });
     closers.push(() => worker.close());
     notice.child({ proc: 'worker' }).info(`worker consuming commands (${rt.bus.driver} bus, concurrency ${config.workerConcurrency})`);

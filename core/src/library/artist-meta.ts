@@ -37,6 +37,8 @@ export interface ArtistImage {
   file: string;
   mime: string;
   size: number;
+  /** Where it was downloaded from (provenance: a later run sees it has this picture already); never served. */
+  url: string | null;
 }
 
 /** One value of an artist's extra data (what is shown now, or what it replaced). */
@@ -62,6 +64,8 @@ export interface ArtistMetaDoc extends ArtistMetaValue {
 export interface ArtistMetaChange {
   name: string;
   image?: Uint8Array | null;
+  /** Where `image` was downloaded from. */
+  imageUrl?: string | null;
   description?: string | null;
   source: string;
   taskId?: string | null;
@@ -104,6 +108,12 @@ export class ArtistMeta {
     return this.loading;
   }
 
+  /** The library's name of an artist id, or null when the library has no such artist. */
+  async artistName(artistId: string): Promise<string | null> {
+    await this.catalog.sync();
+    return this.catalog.artists.get(artistId)?.name ?? null;
+  }
+
   /** Absolute path of a saved picture. */
   imagePath(image: ArtistImage): string {
     return path.join(this.dir ?? '', image.file);
@@ -125,7 +135,7 @@ export class ArtistMeta {
     const old = await this.docs.findOne({ _id: artistId });
     const before = old ? valueOf(old) : EMPTY;
     const after: ArtistMetaValue = {
-      image: change.image === undefined ? before.image : change.image === null ? null : await this.save(artistId, change.image),
+      image: change.image === undefined ? before.image : change.image === null ? null : await this.save(artistId, change.image, change.imageUrl ?? null),
       description: change.description === undefined ? before.description : cleanText(change.description),
       source: change.source,
       updatedAt: new Date(),
@@ -158,7 +168,7 @@ export class ArtistMeta {
     return restored;
   }
 
-  private async save(artistId: string, data: Uint8Array): Promise<ArtistImage> {
+  private async save(artistId: string, data: Uint8Array, url: string | null): Promise<ArtistImage> {
     if (!this.dir) throw unavailable(ARTIST_STORE_UNAVAILABLE, 'This process has no folder for artist pictures.');
     if (data.byteLength > ARTIST_IMAGE_MAX_BYTES) {
       throw invalid(ARTIST_IMAGE_INVALID, `The artist picture is ${data.byteLength} bytes; at most ${ARTIST_IMAGE_MAX_BYTES} are kept.`, { size: data.byteLength });
@@ -172,7 +182,7 @@ export class ArtistMeta {
     const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
     await writeFile(temp, data);
     await rename(temp, target);
-    return { file, mime, size: data.byteLength };
+    return { file, mime, size: data.byteLength, url };
   }
 
   private async removeUnused(image: ArtistImage | null, doc: ArtistMetaDoc): Promise<void> {

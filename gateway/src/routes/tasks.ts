@@ -178,13 +178,15 @@ export async function taskRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
         if (item.result?.movedFrom) await ctx.fileStates.move(item.result.movedFrom, item.result.path);
         await ctx.bus.publish(SUBJECTS.trackUpdated, { path: item.result?.path ?? item.path, writeId: item.result?.writeId ?? null, undoOf: item.writeId });
       }
+      // Artist pictures and biographies (艺术家封面) are no files: the library puts back what the task replaced.
+      const artists = await ctx.library.artists.undoTask(task._id);
       await ctx.tasks.annotate(task._id, { undoneAt: new Date(), undoneBy: request.user.username });
       const failed = report.items.filter((it) => it.status === 'failed').map((it) => ({ path: it.path, reason: it.error?.message ?? it.note ?? 'failed' }));
-      const data = { undone: report.undone, skipped: report.skipped, failed };
-      if (report.items.length > 0 && report.failed === report.items.length) {
+      const data = { undone: report.undone + artists.length, skipped: report.skipped, failed };
+      if (artists.length === 0 && report.items.length > 0 && report.failed === report.items.length) {
         throw new TagsonicError('conflict', 'TAGSONIC_ERR_UNDO_FAILED', failed[0]?.reason ?? 'Nothing could be undone.', { details: data });
       }
-      return ok(data, report.undone > 0 ? '撤销成功！' : '没有可撤销的修改');
+      return ok(data, data.undone > 0 ? '撤销成功！' : '没有可撤销的修改');
     },
   );
 }

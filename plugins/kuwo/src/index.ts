@@ -130,7 +130,10 @@ function sizedImage(value: string | null, kind: 'albumcover' | 'starheads', size
   const raw = value?.trim() ?? '';
   if (!raw) return null;
   if (/^(https?:)?\/\//i.test(raw)) {
-    const url = raw.replace(/^(https?:)?\/\//i, 'https://');
+    // Kuwo's own image servers answer https, so their http links are upgraded; a picture on another host (a mirror
+    // or a replay at the administrator's base URL) is kept as given.
+    const ours = raw.startsWith('//') || /^https?:\/\/([a-z0-9-]+\.)*kuwo\.cn([/:]|$)/i.test(raw);
+    const url = ours ? raw.replace(/^(https?:)?\/\//i, 'https://') : raw;
     return url.replace(new RegExp(`/${kind}/\\d+/`), `/${kind}/${size}/`);
   }
   const segments = raw.replace(/^\/+/, '').split('/');

@@ -14,6 +14,7 @@ import { PLUGIN_CHANGED_EVENT, PLUGIN_NOT_INSTALLED, type PluginChanged, type Pl
 import type { Store } from '@tagsonic/core/store';
 import { COVER_FETCH_FAILED, downloadCover, type TagJournal } from '@tagsonic/core/tags';
 import { normaliseLrc } from '@tagsonic/core/lyrics';
+import type { ArtistMeta } from '@tagsonic/core/library';
 import type { Artwork, PluginKind, SearchOptions } from '@tagsonic/sdk';
 import { PLUGIN_ERROR_CODES, type InvokeBudget, type JsonValue, type PluginStats, type TaskBinding } from '../plugin-host/index.ts';
 import { loadPlugin, type LoadedPlugin, type LoadPluginOptions, type ScoredSong } from '../plugin-runtime/index.ts';
@@ -34,6 +35,8 @@ export interface PluginPoolOptions {
   /** PLUGIN_CHANGED_EVENT arrives here. */
   bus: Bus;
   roots: MediaRoots;
+  /** caps.artists (艺术家封面): the library's artist pictures and biographies; absent: the capability fails. */
+  artists?: ArtistMeta;
   /** caps.library (import collection): the worker's scanner, batched (plugin-runtime/capabilities/library.ts). */
   library?: LibraryIndexer;
   journal: TagJournal;
@@ -195,6 +198,9 @@ export class PluginPool {
         // auto-scrape copies a candidate's lyrics and cover (sources.lyrics / sources.cover, ./source-extras.ts).
         sourceLyrics: (source, songId) => this.#lyricsFor(id, source, songId),
         downloadCover: (source, url) => this.#coverFor(source, url),
+        // auto-artist looks artists up as the editor's fetch_artist_by_keyword does (sources.artist).
+        sourceArtist: (source, keyword) => this.#artistFor(id, source, keyword),
+        artists: this.#options.artists,
       },
     });
     const sha256 = record.versions.find((v) => v.version === record.activeVersion)?.sha256 ?? '';
@@ -229,6 +235,21 @@ export class PluginPool {
     }
     const text = typeof lyric === 'string' ? normaliseLrc(lyric).trim() : '';
     return text || null;
+  }
+
+  /** An artist from a source's own `artist` export; null when it knows none or has no artist lookup. */
+  async #artistFor(caller: string, source: string, keyword: string): Promise<{ name: string; image: string | null; description: string | null } | null> {
+    if (source === caller) throw new TagsonicError('invalid', PLUGIN_SOURCE_LOOP, `${caller} cannot ask itself for artists.`, { details: { pluginId: caller, source } });
+    let found: JsonValue;
+    try {
+      found = await this.#call(source, 'artist', { keyword }, 'tag-source');
+    } catch (error) {
+      if (isTagsonicError(error) && error.code === PLUGIN_ERROR_CODES.noExport) return null;
+      throw error;
+    }
+    if (!found || typeof found !== 'object' || Array.isArray(found) || found instanceof Uint8Array || typeof found.name !== 'string') return null;
+    const text = (v: JsonValue | undefined) => (typeof v === 'string' && v.trim() ? v : null);
+    return { name: found.name, image: text(found.image), description: text(found.description) };
   }
 
   /**

@@ -9,6 +9,7 @@ import type { MediaRoots } from '@tagsonic/core/media';
 import type { Store } from '@tagsonic/core/store';
 import type { TagJournal } from '@tagsonic/core/tags';
 import type { Artwork, ScoredSong, SearchOptions } from '@tagsonic/sdk';
+import type { ArtistMeta } from '@tagsonic/core/library';
 import type { LibraryIndexer } from './capabilities/library.ts';
 
 /** A source's candidate with the host's scores (core/matching), as the editor's results table shows it. */
@@ -33,4 +34,8 @@ export interface PluginHostServices {
   sourceLyrics?: (id: string, songId: string) => Promise<string | null>;
   /** sources.cover: a candidate's cover downloaded by the host (its source's base URL trusted), as embeddable artwork. */
   downloadCover?: (id: string, url: string) => Promise<Artwork>;
+  /** sources.artist: an artist by name from a source's `artist` export (fetch_artist_by_keyword's), null when it has none. */
+  sourceArtist?: (id: string, keyword: string) => Promise<{ name: string; image: string | null; description: string | null } | null>;
+  /** caps.artists (艺术家封面): the library's artist pictures and biographies. */
+  artists?: ArtistMeta;
 }

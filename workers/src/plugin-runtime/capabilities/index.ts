@@ -19,6 +19,7 @@ import { kvCapability, matchCapability, progressCapability, sourcesCapability, t
 import { tagsCapability } from './tags.ts';
 import { tagsSideCapability } from './tags-side.ts';
 import { sourceExtrasCapability } from './source-extras.ts';
+import { artistsCapability } from './artists.ts';
 import { libraryCapability } from './library.ts';
 import { llmCapability } from './llm.ts';
 
@@ -48,6 +49,7 @@ export function hostCapabilities(manifest: Manifest, host: PluginHostServices | 
   if (grants.fingerprint) capabilities.fingerprint = fingerprintCapability(host.roots);
   // Import collection: files into the library through the scanner's own indexing (./library.ts).
   if (grants.library) capabilities.library = libraryCapability(host.roots, host.library, grants.library.access);
+  if (grants.artists) capabilities.artists = artistsCapability(host.artists);
   if (grants.sources) {
     capabilities.sources = { ...sourcesCapability(manifest.id, grants.sources.ids, host.searchSource), ...sourceExtrasCapability(grants.sources.ids, host) };
   }
