@@ -241,7 +241,9 @@ describe('operation log and task report', () => {
     expect(Number(await page.locator('[data-stat="fail"] .ts-report-stat-value').textContent())).toBeGreaterThan(0);
     // Queued items end as stopped when a worker reaches them; the page follows until none is left.
     await page.locator('[data-section="running"]').waitFor({ state: 'detached', timeout: 60_000 });
-    expect(Number(await stopped.getByTestId('section-count').textContent())).toBeGreaterThan(BIG / 2);
+    // Every item is accounted for: those that ran failed, the rest were stopped (how many ran first depends on the machine's load).
+    const stoppedCount = Number(await stopped.getByTestId('section-count').textContent());
+    expect(stoppedCount + Number(await page.locator('[data-stat="fail"] .ts-report-stat-value').textContent())).toBe(BIG);
     await shots('09-stopped-report', '[data-section="fail"] tbody tr');
     // A failed row opens its folder in the file screen, where the file can be edited.
     await failed.locator('tbody tr').first().getByTestId('edit-in-folder').click();
