@@ -1,5 +1,5 @@
 /**
- * Artist pictures and biographies (artist-meta.ts) and 艺术家封面 (batchAutoUpdateArtist) over the scanned small
+ * Artist pictures and biographies (artist-meta.ts) and 刮削艺术家 (batchAutoUpdateArtist) over the scanned small
  * library (generated audio files): the store's picture is what Subsonic's getCoverArt serves for the artist id and
  * its text getArtistInfo2's biography; POST /apimt/batch_auto_update_artist/ makes one item per library artist
  * without a picture, each looked up through the real built-in Kuwo source pointed (TAGSONIC_SOURCE_URL_KUWO) at a
@@ -25,7 +25,7 @@ let h: SubsonicHarness;
 let red: Buffer;
 let worker: Worker;
 let admin: Session;
-/** A V1 user: 艺术家封面 is not one of the V2-only actions. */
+/** A V1 user: 刮削艺术家 is not one of the V2-only actions. */
 let alice: Session;
 /** The artist Kuwo knows by its own name, and the one it answers with somebody else. */
 let known: Ref;
@@ -130,7 +130,7 @@ describe('the artist store', () => {
   });
 });
 
-describe('艺术家封面 through the route', () => {
+describe('刮削艺术家 through the route', () => {
   it('previews, applies and undoes: the matched artist gets the picture and biography, the others are misses with what Kuwo answered', async () => {
     // alice is V1: the V2-only actions refuse her, this one does not.
     expectError(await call(h.app, alice, 'POST', '/apimt/check_file_duplicates/', { select_data: ['x'] }), 403, 'TAGSONIC_ERR_AUTH_V1_RESTRICTED', 40302);
@@ -141,7 +141,7 @@ describe('艺术家封面 through the route', () => {
     const dry = expectOk(await call(h.app, alice, 'POST', '/apimt/batch_auto_update_artist/', { scrape_rate: 50, dry_run: true }));
     expect(dry.message).toBe('创建成功！ 任务在后台努力运行中');
     expect(dry.data).toMatchObject({ total, dry_run: true });
-    expect(await finished(dry.data.task_id)).toMatchObject({ kind: 'action:auto-artist', action: '艺术家封面', status: 'success', counts: { success: 1, miss: total - 1, fail: 0 } });
+    expect(await finished(dry.data.task_id)).toMatchObject({ kind: 'action:auto-artist', action: '刮削艺术家', status: 'success', counts: { success: 1, miss: total - 1, fail: 0 } });
     expect((await coverBytes(known.id)).equals(red)).toBe(false);
 
     const report = expectOk(await call(h.app, alice, 'GET', `/apimt/audit_log_detail/?id=${dry.data.task_id}&section=success`)).data;

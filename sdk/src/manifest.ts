@@ -108,7 +108,7 @@ export interface Permissions {
    */
   llm?: { reason: string };
   /**
-   * Artist pictures and biographies in the library (`caps.artists.get` / `caps.artists.set`, e.g. 艺术家封面): a
+   * Artist pictures and biographies in the library (`caps.artists.get` / `caps.artists.set`, e.g. 刮削艺术家): a
    * picture is bytes (such as `caps.sources.cover` downloads), never a URL; a task's changes are undone with it.
    */
   artists?: { reason: string };

@@ -67,7 +67,7 @@ export async function start(options: StartOptions): Promise<void> {
       journal: rt.journal,
       concurrency: config.workerConcurrency,
       scanner,
-      // 艺术家封面 saves artist pictures and biographies in the library (caps.artists).
+      // 刮削艺术家 saves artist pictures and biographies in the library (caps.artists).
       plugins: { registry: rt.plugins, store: rt.store, artists: rt.library.artists },
     });
     closers.push(() => worker.close());

@@ -1,5 +1,5 @@
 /**
- * What Tagsonic knows about an artist beyond its tracks: a picture and a biography, set by the 艺术家封面 batch
+ * What Tagsonic knows about an artist beyond its tracks: a picture and a biography, set by the 刮削艺术家 batch
  * action (plugins/auto-artist) and later by the editor's artist form. The picture's bytes are saved under the data
  * directory (`<data>/artists/<artist id>-<digest>.<ext>`) and served by getCoverArt like any local image: a
  * remote URL never reaches a client. Each document keeps the value it replaced, so a task that set it can be

@@ -17,7 +17,7 @@ export interface Library {
   annotations: Annotations;
   queries: LibraryQueries;
   scans: LibraryScans;
-  /** Artist pictures and biographies (getCoverArt / getArtistInfo of an artist, the 艺术家封面 action). */
+  /** Artist pictures and biographies (getCoverArt / getArtistInfo of an artist, the 刮削艺术家 action). */
   artists: ArtistMeta;
 }
 

@@ -778,7 +778,7 @@ export class LibraryQueries {
     return ranked.slice(0, count);
   }
 
-  /** What we know locally about an artist (its biography: set by 艺术家封面 or the editor); similar artists share its genres. */
+  /** What we know locally about an artist (its biography: set by 刮削艺术家 or the editor); similar artists share its genres. */
   async artistInfo(id: string, options: { count?: number; userId?: string } = {}): Promise<ArtistInfo> {
     await this.catalog.sync();
     const artist = this.artist(id);
@@ -923,7 +923,7 @@ export class LibraryQueries {
   /**
    * Where the picture for a cover-art id is: a track id (its embedded picture, else its album's), an
    * album id (folder image, else the embedded picture of its first track that has one), an artist id
-   * (its own picture, saved by 艺术家封面; else its latest album with a cover) or a folder id. null when there is none.
+   * (its own picture, saved by 刮削艺术家; else its latest album with a cover) or a folder id. null when there is none.
    */
   async coverArt(id: string): Promise<CoverArt | null> {
     await this.catalog.sync();

@@ -1,5 +1,5 @@
 /**
- * 艺术家封面 (spec doc 2 §7 System: batchAutoUpdateArtist scrapes artist covers): `POST /apimt/batch_auto_update_artist/
+ * 刮削艺术家 (spec doc 2 §7 System: batchAutoUpdateArtist scrapes artist covers): `POST /apimt/batch_auto_update_artist/
  * { resource?, is_skip_exist?, scrape_rate?, dry_run? }` → a task of the auto-artist batch action with one item per
  * library artist (`data: { artistId, name }`, no path: the item is the artist, not a file) — those without a picture
  * of their own unless `is_skip_exist: false` — paced at scrape_rate (default 1/s). Various Artists and
@@ -22,8 +22,9 @@ import { AutoArtistRequest } from '../schemas/artist-tasks.ts';
 import { createActionTask, positiveNumber, requireAction, TASK_CREATED, type ActionRoute, type BatchItem } from './tasks.ts';
 import type { Ctx } from '../deps.ts';
 
+/** 刮削艺术家 is the log's name of the action (spec doc 2 §2: the actions whose log entry links to a report). */
 export const ARTIST_ROUTE = {
-  route: 'batch_auto_update_artist', pluginId: 'auto-artist', action: '艺术家封面', rate: { field: 'scrape_rate', default: 1 },
+  route: 'batch_auto_update_artist', pluginId: 'auto-artist', action: '刮削艺术家', rate: { field: 'scrape_rate', default: 1 },
 } as const satisfies ActionRoute;
 
 export const NO_ARTISTS = 'TAGSONIC_ERR_TASK_NO_ARTISTS';

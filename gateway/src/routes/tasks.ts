@@ -178,7 +178,7 @@ export async function taskRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
         if (item.result?.movedFrom) await ctx.fileStates.move(item.result.movedFrom, item.result.path);
         await ctx.bus.publish(SUBJECTS.trackUpdated, { path: item.result?.path ?? item.path, writeId: item.result?.writeId ?? null, undoOf: item.writeId });
       }
-      // Artist pictures and biographies (艺术家封面) are no files: the library puts back what the task replaced.
+      // Artist pictures and biographies (刮削艺术家) are no files: the library puts back what the task replaced.
       const artists = await ctx.library.artists.undoTask(task._id);
       await ctx.tasks.annotate(task._id, { undoneAt: new Date(), undoneBy: request.user.username });
       const failed = report.items.filter((it) => it.status === 'failed').map((it) => ({ path: it.path, reason: it.error?.message ?? it.note ?? 'failed' }));

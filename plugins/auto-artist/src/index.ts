@@ -1,5 +1,5 @@
 /**
- * 艺术家封面 (batchAutoUpdateArtist): one library artist per item (`data: { artistId, name }`, built by the gateway
+ * 刮削艺术家 (batchAutoUpdateArtist): one library artist per item (`data: { artistId, name }`, built by the gateway
  * from the library, not from ticked files). The artist's name is looked up in the chosen tag source's artist export
  * (`caps.sources.artist`, the editor's fetch_artist_by_keyword); only an answer with the same name, compared folded
  * (case, width, spaces and punctuation aside; simplified and traditional Chinese alike), is taken. Its picture is
@@ -40,7 +40,7 @@ export default defineBatchAction<Grants>({
    */
   async plan({ paths, options }) {
     parseOptions(options);
-    if (paths.length) throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', '艺术家封面 runs over the library\'s artists, not ticked files: use /apimt/batch_auto_update_artist/');
+    if (paths.length) throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', '刮削艺术家 runs over the library\'s artists, not ticked files: use /apimt/batch_auto_update_artist/');
     return { items: [] };
   },
 
@@ -48,7 +48,7 @@ export default defineBatchAction<Grants>({
     const opts = parseOptions(options);
     const data = item.data as { artistId?: unknown; name?: unknown } | undefined;
     if (!data || typeof data.artistId !== 'string' || typeof data.name !== 'string') {
-      throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', 'the item names no library artist (艺术家封面 runs over the library: /apimt/batch_auto_update_artist/)');
+      throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', 'the item names no library artist (刮削艺术家 runs over the library: /apimt/batch_auto_update_artist/)');
     }
     const name = data.name;
     const current = await caps.artists.get({ artistId: data.artistId });

@@ -35,7 +35,7 @@ export interface PluginPoolOptions {
   /** PLUGIN_CHANGED_EVENT arrives here. */
   bus: Bus;
   roots: MediaRoots;
-  /** caps.artists (艺术家封面): the library's artist pictures and biographies; absent: the capability fails. */
+  /** caps.artists (刮削艺术家): the library's artist pictures and biographies; absent: the capability fails. */
   artists?: ArtistMeta;
   /** caps.library (import collection): the worker's scanner, batched (plugin-runtime/capabilities/library.ts). */
   library?: LibraryIndexer;

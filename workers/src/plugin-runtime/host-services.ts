@@ -36,6 +36,6 @@ export interface PluginHostServices {
   downloadCover?: (id: string, url: string) => Promise<Artwork>;
   /** sources.artist: an artist by name from a source's `artist` export (fetch_artist_by_keyword's), null when it has none. */
   sourceArtist?: (id: string, keyword: string) => Promise<{ name: string; image: string | null; description: string | null } | null>;
-  /** caps.artists (艺术家封面): the library's artist pictures and biographies. */
+  /** caps.artists (刮削艺术家): the library's artist pictures and biographies. */
   artists?: ArtistMeta;
 }

@@ -1,6 +1,6 @@
 /**
  * `caps.artists` (the `artists` grant): an artist's picture and biography in the library (core/library
- * artist-meta.ts), for 艺术家封面. The picture crosses as bytes — the host sniffs and caps them and saves them under
+ * artist-meta.ts), for 刮削艺术家. The picture crosses as bytes — the host sniffs and caps them and saves them under
  * the data folder — never as a URL, so a client is never sent to a remote address. A change made for a task carries
  * the task's id, so undo_task puts back what it replaced.
  */
