@@ -7,7 +7,7 @@ import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TagJournal } from './journal.ts';
-import { bytesDigest, createFile, type NewFile } from './create.ts';
+import { bytesDigest, createFile, type CreateResult, type NewFile } from './create.ts';
 import { undoTask, undoWrite } from './undo.ts';
 import { openJournal, tempDir } from './test-fixtures.ts';
 
@@ -49,7 +49,7 @@ describe('createFile', () => {
     expect(entry).toMatchObject({ kind: 'create', state: 'committed', path: path.join(media, 'A', 'a.strm'), source: '/src', taskId: 't1', replaced: null });
     expect(entry!.file).toEqual(bytesDigest(Buffer.from('/music/a.flac')));
 
-    const undone = await undoWrite(made.writeId, { journal, actor: 'admin' });
+    const undone = (await undoWrite(made.writeId, { journal, actor: 'admin' })) as CreateResult;
     expect(await present(path.join(media, 'A', 'a.strm'))).toBe(false);
     expect(undone.trashedTo).toBe(path.join(trashDir, '.undone', made.writeId, 'A', 'a.strm'));
     expect(await readFile(undone.trashedTo!, 'utf8')).toBe('/music/a.flac');
@@ -80,7 +80,7 @@ describe('createFile', () => {
     expect(report.items[0]!.note).toMatch(/changed since/);
     expect(await readFile(path.join(media, 'A', 'b.lrc'), 'utf8')).toBe('edited since');
 
-    const forced = await undoWrite(made.writeId, { journal, actor: 'admin' }, { force: true });
+    const forced = (await undoWrite(made.writeId, { journal, actor: 'admin' }, { force: true })) as CreateResult;
     expect(await readFile(forced.trashedTo!, 'utf8')).toBe('edited since');
     expect(await present(path.join(media, 'A', 'b.lrc'))).toBe(false);
   });

@@ -45,7 +45,7 @@ export function hostCapabilities(manifest: Manifest, host: PluginHostServices | 
     capabilities.files = files;
   }
   if (grants.tags) capabilities.tags = { ...tagsCapability(manifest.id, host.roots, host.journal, grants.tags.access), ...tagsSideCapability(host.roots, grants.tags.access, host.journal) };
-  if (grants.ffmpeg) capabilities.ffmpeg = withAlbumLoudness(host.roots, withConvertPresets(ffmpegCapability(host.roots, grants.files?.access ?? null), host.roots, grants.files?.access ?? null, host.journal));
+  if (grants.ffmpeg) capabilities.ffmpeg = withAlbumLoudness(host.roots, withConvertPresets(ffmpegCapability(host.roots, grants.files?.access ?? null, host.journal), host.roots, grants.files?.access ?? null, host.journal));
   if (grants.fingerprint) capabilities.fingerprint = fingerprintCapability(host.roots);
   // Import collection: files into the library through the scanner's own indexing (./library.ts).
   if (grants.library) capabilities.library = libraryCapability(host.roots, host.library, grants.library.access);

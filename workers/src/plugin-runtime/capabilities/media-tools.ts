@@ -12,7 +12,9 @@ import type { MediaRoots } from '@tagsonic/core/media';
 import { Limiter } from '@tagsonic/core/transcode';
 import { isAudioName } from '@tagsonic/core/files';
 import { TagsonicError } from '@tagsonic/core/errors';
-import type { HostFunction } from '../../plugin-host/index.ts';
+import { fileDigest, type TagJournal } from '@tagsonic/core/tags';
+import type { HostCall, HostFunction } from '../../plugin-host/index.ts';
+import { placeCreated } from './created.ts';
 import { asPluginError, CONFLICT, denied, failed, invalidArgument, limit, optionalNumber, optionsOf, stringField } from './args.ts';
 
 /** One ffmpeg/fpcalc run may take this long (a long FLAC converts in well under a minute here). */
@@ -127,9 +129,10 @@ export function fingerprintCapability(roots: MediaRoots): Record<string, HostFun
 
 /**
  * `files: write` decides whether a preset may write its `output` (convert, cut); reading presets need only
- * the `ffmpeg` grant. Outputs are written to a temp name beside the target and renamed, never over a file.
+ * the `ffmpeg` grant. Outputs are written to a temp name beside the target and renamed, never over a file; for a
+ * task the output is journaled as created (created.ts), so undo_task moves it into the task's trash.
  */
-export function ffmpegCapability(roots: MediaRoots, filesAccess: 'read' | 'write' | null): Record<string, HostFunction> {
+export function ffmpegCapability(roots: MediaRoots, filesAccess: 'read' | 'write' | null, journal: TagJournal | null = null): Record<string, HostFunction> {
   const input = (options: Record<string, unknown>) => audioInput(roots, options, 'input', 'ffmpeg.run');
   const output = async (options: Record<string, unknown>, format: Format) => {
     if (filesAccess !== 'write') throw denied('ffmpeg.run: writing an output needs the files write grant');
@@ -140,13 +143,14 @@ export function ffmpegCapability(roots: MediaRoots, filesAccess: 'read' | 'write
     }
     return target.path;
   };
-  const produce = async (target: string, args: (temp: string) => string[], signal: AbortSignal) => {
+  const produce = async (target: string, source: string, args: (temp: string) => string[], call: HostCall) => {
     await mkdir(path.dirname(target), { recursive: true });
     const temp = path.join(path.dirname(target), `.tagsonic-ffmpeg-${randomBytes(6).toString('hex')}${path.extname(target)}`);
     try {
-      await runTool('ffmpeg', ['-nostdin', '-hide_banner', '-v', 'error', ...args(temp)], TOOL_TIMEOUT_MS, signal);
+      await runTool('ffmpeg', ['-nostdin', '-hide_banner', '-v', 'error', ...args(temp)], TOOL_TIMEOUT_MS, call.signal);
       if (await lstat(target).then(() => true, () => false)) throw new TagsonicError('conflict', CONFLICT, `ffmpeg.run: ${target} appeared meanwhile`);
-      await rename(temp, target);
+      const digest = async () => (await fileDigest(temp))!;
+      await placeCreated(roots, journal, call, { file: target, digest, source }, () => rename(temp, target));
       return { path: target };
     } finally {
       await rm(temp, { force: true });
@@ -179,7 +183,7 @@ export function ffmpegCapability(roots: MediaRoots, filesAccess: 'read' | 'write
             const from = await input(job);
             const to = await output(job, format);
             const rate = FORMATS[format].lossy ? ['-b:a', `${Math.round(bitrate ?? 320)}k`] : [];
-            return await produce(to, (temp) => [...NO_NETWORK, '-i', from, '-map', '0:a:0', '-map_metadata', '0', ...FORMATS[format].args, ...rate, '-f', muxerOf(format), temp], call.signal);
+            return await produce(to, from, (temp) => [...NO_NETWORK, '-i', from, '-map', '0:a:0', '-map_metadata', '0', ...FORMATS[format].args, ...rate, '-f', muxerOf(format), temp], call);
           }
           case 'cut': {
             const start = optionalNumber(job, 'start', 'ffmpeg.run', 0, 24 * 3600) ?? 0;
@@ -189,7 +193,7 @@ export function ffmpegCapability(roots: MediaRoots, filesAccess: 'read' | 'write
             const ext = path.extname(String(job.output)).slice(1).toLowerCase() as Format;
             if (!Object.hasOwn(FORMATS, ext)) throw invalidArgument(`ffmpeg.run: the output must end in one of .${Object.keys(FORMATS).join(', .')}`);
             const to = await output(job, ext);
-            return await produce(to, (temp) => [...NO_NETWORK, '-ss', String(start), '-to', String(end), '-i', from, '-map', '0:a:0', '-map_metadata', '0', ...FORMATS[ext].args, '-f', muxerOf(ext), temp], call.signal);
+            return await produce(to, from, (temp) => [...NO_NETWORK, '-ss', String(start), '-to', String(end), '-i', from, '-map', '0:a:0', '-map_metadata', '0', ...FORMATS[ext].args, '-f', muxerOf(ext), temp], call);
           }
           case 'loudness': {
             const file = await input(job);
