@@ -85,6 +85,20 @@ describe('createFile', () => {
     expect(await present(path.join(media, 'A', 'b.lrc'))).toBe(false);
   });
 
+  it('a file-system refusal on one file fails that entry; the task\'s other files are still undone', async () => {
+    const blocked = await create('h.strm', 'h');
+    await create('i.strm', 'i');
+    // A file where the undo's folder in the trash would go: mkdir fails with ENOTDIR for that entry only.
+    await mkdir(path.join(trashDir, '.undone'), { recursive: true });
+    await writeFile(path.join(trashDir, '.undone', blocked.writeId), 'in the way');
+    const report = await undoTask('t1', { journal, actor: 'admin' });
+    expect(report).toMatchObject({ undone: 1, failed: 1 });
+    expect(report.items.find((i) => i.status === 'failed')).toMatchObject({ writeId: blocked.writeId, error: { code: 'TAGSONIC_ERR_TAGS_NOT_FOUND' } });
+    expect(await present(path.join(media, 'A', 'h.strm'))).toBe(true);
+    expect(await present(path.join(media, 'A', 'i.strm'))).toBe(false);
+    expect(await journal.get(blocked.writeId)).toMatchObject({ state: 'committed' });
+  });
+
   it('a placing that fails journals the failure and puts the replaced file back', async () => {
     const file = path.join(media, 'A', 'c.strm');
     await writeFile(file, 'old');

@@ -13,7 +13,7 @@ import { diffSnapshots, editTowards } from './edit.ts';
 import { safeWriteTags, type WriteContext, type WriteResult } from './safe-write.ts';
 import { undoMove } from './move.ts';
 import { undoCreate } from './create.ts';
-import { TAG_ERRORS, conflict } from './errors.ts';
+import { TAG_ERRORS, conflict, fsError } from './errors.ts';
 
 export interface UndoOptions {
   /** Undo even if the file changed since the write (those later changes to the same fields are lost). */
@@ -90,8 +90,10 @@ export async function undoTask(taskId: string, context: WriteContext, options: U
       const result = await undoWrite(entry._id, context, options);
       report.undone++;
       report.items.push({ writeId: entry._id, path: entry.path, status: 'undone', result });
-    } catch (err) {
-      if (!isTagsonicError(err)) throw err;
+    } catch (caught) {
+      // A file-system refusal on one file (access denied, a folder in the way) fails that entry, not the whole undo.
+      const err = isTagsonicError(caught) ? caught : fsError(caught, entry.path);
+      if (!isTagsonicError(err)) throw caught;
       if (entry.kind === 'create' && err.code === TAG_ERRORS.UNDO_CONFLICT) {
         // A created file changed (or went) since: it is the user's now, left alone — not a failure of the undo.
         report.skipped++;
