@@ -419,6 +419,7 @@ export const EN: Record<string, string> = {
   '运行 ffmpeg 处理音频': 'Run ffmpeg on audio',
   计算音频指纹: 'Compute audio fingerprints',
   调用其他已安装的数据源: 'Query other installed sources',
+  使用系统设置中的大模型: 'Use the language model of the system settings',
   // Batch side bar (features/batch)
   批量操作: 'Batch actions',
   编辑与整理: 'Edit and organise',

@@ -6,7 +6,7 @@
 /** Which list a screen shows: /mod lists tag sources, /actionMod batch actions. */
 export type PluginKind = 'tag-source' | 'batch-action';
 
-export type PermissionKind = 'http' | 'files' | 'tags' | 'ffmpeg' | 'fingerprint' | 'sources';
+export type PermissionKind = 'http' | 'files' | 'tags' | 'ffmpeg' | 'fingerprint' | 'sources' | 'llm';
 
 /** One grant of the manifest: `detail` is the host for http, `read`/`write` for files and tags. */
 export interface PluginPermission {

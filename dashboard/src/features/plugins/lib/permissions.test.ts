@@ -19,10 +19,12 @@ describe('plugin permissions', () => {
       { kind: 'fingerprint', details: [], more: 0, write: false },
     ]);
     expect(summarisePermissions([])).toEqual([]);
+    // The language model spends the administrator's quota: it is named in the list's summary too.
+    expect(summarisePermissions([{ kind: 'llm', detail: '', reason: 'Translates lyrics' }])).toEqual([{ kind: 'llm', details: [], more: 0, write: false }]);
   });
 
   it('words every permission, in both languages', () => {
-    for (const p of [...perms, { kind: 'files', detail: 'read', reason: '' }, { kind: 'files', detail: 'write', reason: '' }, { kind: 'tags', detail: 'read', reason: '' }, { kind: 'ffmpeg', detail: '', reason: '' }, { kind: 'sources', detail: '', reason: '' }] as PluginPermission[]) {
+    for (const p of [...perms, { kind: 'files', detail: 'read', reason: '' }, { kind: 'files', detail: 'write', reason: '' }, { kind: 'tags', detail: 'read', reason: '' }, { kind: 'ffmpeg', detail: '', reason: '' }, { kind: 'sources', detail: '', reason: '' }, { kind: 'llm', detail: '', reason: '' }] as PluginPermission[]) {
       const { key } = permissionText(p);
       expect(key, p.kind).toMatch(/[\u4e00-\u9fff]/);
       expect(EN[key], key).toBeTruthy();

@@ -12,6 +12,7 @@ const LABEL: Record<PermissionKind, (detail: string) => string> = {
   ffmpeg: () => '运行 ffmpeg 处理音频',
   fingerprint: () => '计算音频指纹',
   sources: () => '调用其他已安装的数据源',
+  llm: () => '使用系统设置中的大模型',
 };
 
 export const PERMISSION_ICON: Record<PermissionKind, string> = {
@@ -21,6 +22,7 @@ export const PERMISSION_ICON: Record<PermissionKind, string> = {
   ffmpeg: 'media',
   fingerprint: 'barcode',
   sources: 'layers',
+  llm: 'chat',
 };
 
 /** The i18n key and its parameters for one permission. */
@@ -43,7 +45,7 @@ export interface PermissionSummaryPart {
 
 /** One part per kind, in a fixed order, http hosts gathered into one part. */
 export function summarisePermissions(permissions: PluginPermission[], maxHosts = 2): PermissionSummaryPart[] {
-  const order: PermissionKind[] = ['http', 'files', 'tags', 'ffmpeg', 'fingerprint', 'sources'];
+  const order: PermissionKind[] = ['http', 'files', 'tags', 'ffmpeg', 'fingerprint', 'sources', 'llm'];
   const parts: PermissionSummaryPart[] = [];
   for (const kind of order) {
     const of = permissions.filter((p) => p.kind === kind);
