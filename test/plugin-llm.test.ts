@@ -21,6 +21,7 @@ exports.call = async ({ name, options }, caps) => {
   if (!caps.llm) return { absent: true };
   try { return { value: await caps.llm[name](options) }; } catch (e) { return { code: e.code ?? null, message: e.message }; }
 };
+exports.raw = async ({ name, options }, caps) => caps.llm[name](options);
 exports.shape = async (_, caps) => ({ keys: Object.keys(caps).sort(), llm: caps.llm ? Object.keys(caps.llm).sort() : null, seen: JSON.stringify(caps) });
 `;
 
@@ -152,6 +153,13 @@ describe('llm.chat and llm.translateLyric', () => {
     await call('chat', { messages: [{ role: 'user', content: 'again' }] });
     expect(seen[1]!.body.model).toBe('deepseek-chat');
     expect(seen[1]!.body.max_tokens).toBeUndefined();
+  });
+
+  it('a plugin that lets the model\'s error through fails with that code and its kind, not as a crash', async () => {
+    const { plugin } = load(GRANT);
+    await expect(plugin.invoke('raw', { name: 'check' })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_LLM_NOT_CONFIGURED', kind: 'conflict', message: expect.stringContaining('llm_base_url') });
+    await configure({ llm_base_url: 'http://127.0.0.1:1/v1', llm_model_name: 'm' });
+    await expect(plugin.invoke('raw', { name: 'chat', options: { messages: [{ role: 'user', content: 'x' }] } })).rejects.toMatchObject({ code: 'TAGSONIC_ERR_LLM_UNREACHABLE', kind: 'unavailable' });
   });
 
   it('translates a lyric as the editor does: only text lines, time tags kept', async () => {
