@@ -18,6 +18,7 @@ import { call, expectError, expectOk, login, type Session } from './api-harness.
 import { ADMIN, ok, rest, startSubsonic, type SubsonicHarness } from './subsonic-harness.ts';
 import { sourceFake, type FakeAnswer } from './support/source-fake.ts';
 import { taskFinished } from './support/task-wait.ts';
+import { artistsCapability } from '../workers/src/plugin-runtime/capabilities/artists.ts';
 
 const run = promisify(execFile);
 
@@ -127,6 +128,20 @@ describe('the artist store', () => {
       .rejects.toMatchObject({ code: 'TAGSONIC_ERR_LIBRARY_ARTIST_IMAGE_INVALID' });
     await expect(h.rt.library.artists.set('ar-00000000000000000000', { name: 'nobody', image: red, source: 'user' }))
       .rejects.toMatchObject({ code: 'TAGSONIC_ERR_LIBRARY_NOT_FOUND' });
+  });
+});
+
+describe('caps.artists', () => {
+  it('checks what a plugin hands it: bytes that are no picture, unknown artists, a worker without a library', async () => {
+    const [artist] = await artists();
+    const caps = artistsCapability(h.rt.library.artists);
+    const call = { pluginId: 'auto-artist', signal: new AbortController().signal, deadline: performance.now() + 5000, paced: () => undefined };
+    await expect(caps.set!([{ artistId: artist!.id, source: 'kuwo', image: { mime: 'image/jpeg', data: new Uint8Array([1, 2, 3]) } }], call))
+      .rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID', message: expect.stringContaining('not a JPEG, PNG, WebP or GIF') });
+    await expect(caps.set!([{ artistId: artist!.id, source: 'kuwo', image: 'https://example.com/a.jpg' }], call)).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_INVALID' });
+    await expect(caps.get!([{ artistId: 'ar-00000000000000000000' }], call)).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_NOT_FOUND' });
+    await expect(artistsCapability(undefined).get!([{ artistId: artist!.id }], call)).rejects.toMatchObject({ code: 'TAGSONIC_ERR_PLUGIN_FAILED' });
+    expect(await caps.get!([{ artistId: artist!.id }], call)).toEqual({ artistId: artist!.id, name: artist!.name, image: null, description: null, source: null });
   });
 });
 
