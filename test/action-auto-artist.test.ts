@@ -194,6 +194,13 @@ describe('刮削艺术家 through the route', () => {
     expect(await readdir(path.join(h.rt.config.dataDir, 'artists'))).toEqual([]);
   }, 120_000);
 
+  it('paces at scrape_rate, 1 artist a second by default', async () => {
+    const res = expectOk(await call(h.app, admin, 'POST', '/apimt/batch_auto_update_artist/', { dry_run: true }));
+    expect(await h.rt.tasks.get(res.data.task_id)).toMatchObject({ rate: 1, options: { resource: 'kuwo', is_skip_exist: true } });
+    expectOk(await call(h.app, admin, 'POST', '/apimt/stop_audit_log_detail/', { id: res.data.task_id }));
+    expect((await finished(res.data.task_id)).status).toBe('stop');
+  });
+
   it('refuses a source without an artist lookup, and ticked files through run_action', async () => {
     // The plan's refusal is the request's error (the engine answers a plugin's error with its code and words).
     const before = (await h.rt.tasks.findTasks({ kind: 'action:auto-artist' })).length;
