@@ -122,6 +122,22 @@ describe('undo_task takes back the files a task created', () => {
     expect(await tree(at('Ogg'))).toEqual(before);
   }, 120_000);
 
+  it('re-encoding in place (same format, source not kept): the source is back under its name, the new file in the trash', async () => {
+    await mkdir(at('Same'), { recursive: true });
+    await makeAudio(at('Same', 'a.mp3'), { seconds: 2, tags: { title: 'A' } });
+    const before = await tree(at('Same'));
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/format_music_type/', {
+      file_full_path: media, select_data: ['Same'], music_type: 'mp3', bit_rate: 64, bit_rate_custom: null, sample_rate: -1, sample_rate_custom: null, is_keep_source: false,
+    }));
+    expect(await finished(res.data.task_id)).toMatchObject({ status: 'success', counts: { success: 1 } });
+    expect(Object.keys(await tree(at('Same')))).toEqual(['a.mp3']);
+    expect((await tree(at('Same')))['a.mp3']).not.toBe(before['a.mp3']);
+
+    // created as "a (2).mp3", the source trashed, the new file renamed to a.mp3
+    expect(await undo(res.data.task_id)).toMatchObject({ undone: 3, skipped: 0, failed: [] });
+    expect(await tree(at('Same'))).toEqual(before);
+  }, 120_000);
+
   it('CUE split deleting its sources: the cut tracks go, the image and the sheet are back', async () => {
     await mkdir(at('Image'), { recursive: true });
     await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=f=330:d=4:sample_rate=44100', '-ac', '2', '-c:a', 'flac', at('Image', 'CD.flac')]);
