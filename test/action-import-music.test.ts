@@ -6,7 +6,7 @@
  * same track, or a copy of one); an unreadable file fails with the scanner's reason; V1 is refused. Real store,
  * bus, worker, scanner, sandbox, gateway and files; no mocks.
  */
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,5 +164,16 @@ describe('import collection through /apimt/import_music/', () => {
 
     expectError(await call(app, alice, 'POST', '/apimt/import_music/', { ...select('Incoming'), music_info: {}, is_skip_exist: true, import_rate: 10 }), 403, 'TAGSONIC_ERR_AUTH_V1_RESTRICTED', 40302);
     expectError(await call(app, admin, 'POST', '/apimt/import_music/', { file_full_path: media, select_data: [], music_info: {}, is_skip_exist: true, import_rate: 10 }), 400, 'TAGSONIC_ERR_TASK_NOTHING_SELECTED');
+  });
+
+  it('the failed file is deleted from the report (into the trash, although it is no song), and undo brings it back', async () => {
+    const broken = path.join(media, 'Incoming', 'broken.mp3');
+    const del = expectOk(await call(app, admin, 'POST', '/apimt/delete_files/', { log_id: firstTask, mode: 'fail' })).data;
+    expect(await finished(del.task_id)).toMatchObject({ status: 'success', counts: { success: 1, fail: 0 } });
+    await expect(access(broken)).rejects.toThrow();
+    expect((await detail(firstTask)).delete_count).toBe(1);
+    const undo = expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: del.task_id })).data;
+    expect(undo).toMatchObject({ undone: 1, failed: [] });
+    await access(broken);
   });
 });

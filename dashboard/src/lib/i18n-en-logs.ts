@@ -133,4 +133,13 @@ export const EN_LOGS: Record<string, string> = {
   '在候选歌曲中挑选，编辑这个文件的标签': "Pick from the candidate songs and edit this file's tags",
   '已保存到文件。把这一行标为完成？': 'Saved to the file. Mark this row as done?',
   '已保存到文件。': 'Saved to the file.',
+  // Import collection report (import-report.tsx)
+  元数据扫描: 'Metadata scan',
+  音乐收藏: 'Music collection',
+  结果: 'Result',
+  没有文件: 'No files',
+  新加入收藏: 'Added to the collection',
+  将加入收藏: 'Will be added to the collection',
+  已更新: 'Updated',
+  无变化: 'Unchanged',
 };

@@ -10,10 +10,13 @@ import { mkdir } from 'node:fs/promises';
 import type { Delivery } from '@tagsonic/core/bus';
 import { isTagsonicError } from '@tagsonic/core/errors';
 import type { MediaRoots } from '@tagsonic/core/media';
-import { moveTrack, type TagJournal } from '@tagsonic/core/tags';
+import { moveFile, moveTrack, TAG_ERRORS, type TagJournal } from '@tagsonic/core/tags';
 import { inTrash, NOT_RESUMABLE, trashPathFor, type ItemSettler, type Settlement, type Tasks } from '@tagsonic/core/tasks';
 
 export const DELETE_TASK_KIND = 'files.delete';
+
+/** moveTrack's refusals for a file whose tags cannot be read at all. */
+const NOT_A_SONG: ReadonlySet<string> = new Set([TAG_ERRORS.UNSUPPORTED_FORMAT, TAG_ERRORS.UNREADABLE, TAG_ERRORS.TRUNCATED, TAG_ERRORS.EMPTY_FILE]);
 
 export interface FilesDeleteCommand {
   taskId: string;
@@ -41,7 +44,13 @@ export function filesDeleteHandler(deps: FilesDeleteDeps) {
         ? (await deps.roots.resolve(path.join((await deps.roots.resolve(cmd.targetDir, { mustExist: false })).path, path.basename(from)), { mustExist: false })).path
         : trashPathFor(deps.roots, from, cmd.taskId);
       await mkdir(path.dirname(to), { recursive: true });
-      await moveTrack(from, to, { journal: deps.journal, actor: cmd.actor, taskId: cmd.taskId, reason: cmd.targetDir ? 'delete (moved away)' : 'delete' });
+      const context = { journal: deps.journal, actor: cmd.actor, taskId: cmd.taskId, reason: cmd.targetDir ? 'delete (moved away)' : 'delete' };
+      await moveTrack(from, to, context).catch((e: unknown) => {
+        // A file named as audio that is no song (a failed import's, a truncated download): its tags cannot be
+        // snapshotted, so it moves as a plain file — journaled all the same, so undoing the task brings it back.
+        if (isTagsonicError(e) && NOT_A_SONG.has(e.code)) return moveFile(from, to, context);
+        throw e;
+      });
       await deps.tasks.finishItem(cmd.itemId, {
         status: 'success',
         result: { reason: null, changes: [{ path: from, kind: cmd.targetDir ? 'move' : 'delete', before: from, after: cmd.targetDir ? to : null }], report: { moved_to: to } },

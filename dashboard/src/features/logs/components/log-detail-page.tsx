@@ -20,7 +20,8 @@ import { formatEta, formatRate } from '../lib/progress.ts';
 import { DETAIL_POLL_MS, formatRunTime, isFinal, sectionsOf, statCards } from '../lib/report.ts';
 import { DUPLICATE_TASK_KIND } from '../lib/duplicates.ts';
 import { DuplicateReport } from './duplicate-report.tsx';
-import { ReportSection } from './report-section.tsx';
+import { ImportReport, IMPORT_TASK_KIND } from './import-report.tsx';
+import { ReportSection, type RowActions } from './report-section.tsx';
 import './logs.css';
 
 const detailHref = (id: string) => `/log_detail/${encodeURIComponent(id)}/`;
@@ -105,6 +106,8 @@ export function LogDetailPage({ id }: { id: string }) {
   // their success/skip lists (the files deleted from it are its delete list, as for any report).
   const isDuplicateCheck = detail.kind === DUPLICATE_TASK_KIND;
   const sections = sectionsOf(detail).filter((s) => !isDuplicateCheck || (s.key !== 'success' && s.key !== 'skip'));
+  // An import collection's successes and skips are its 元数据扫描 and 音乐收藏 lists (import-report.tsx).
+  const isImport = detail.kind === IMPORT_TASK_KIND;
   // The live figures win while they are newer than the last fetch (events arrive between the 3 s polls).
   const fetched = detail.progress ?? { done: detail.static?.complete_count ?? 0, total: detail.static?.total_count ?? 0, items_per_sec: null, eta_sec: null };
   const useLive = live !== null && live.done >= fetched.done;
@@ -117,6 +120,15 @@ export function LogDetailPage({ id }: { id: string }) {
   // Only successful items changed files: a task where nothing succeeded has nothing to put back.
   // A duplicate check reads only (its deletes are tasks of their own, undone from their reports).
   const canUndo = !running && !detail.dry_run && !detail.undone && (detail.static?.success_count ?? 0) > 0 && detail.kind !== DUPLICATE_TASK_KIND;
+
+  const rowActions: RowActions = {
+    reasonText,
+    loadPage,
+    stop: running ? (row) => void act(() => stopItem(row.id)) : undefined,
+    finish: (row) => void act(() => finishItem(detail.id, row.id)),
+    remove: (row) => setConfirmDelete({ rows: [row], all: false }),
+    removeAll: (rows) => setConfirmDelete({ rows, all: true }),
+  };
 
   const apply = () =>
     void act(async () => {
@@ -213,7 +225,9 @@ export function LogDetailPage({ id }: { id: string }) {
       </div>
 
       {isDuplicateCheck && !running ? <DuplicateReport id={detail.id} version={Number(detail.delete_count ?? 0)} /> : null}
-      {sections.length === 0 ? (
+      {isImport ? (
+        <ImportReport detail={detail} version={version} actions={rowActions} />
+      ) : sections.length === 0 ? (
         isDuplicateCheck && !running ? null : (
           <Callout icon="info-sign">{running ? t('任务正在排队，稍后刷新。') : t('这个任务没有需要列出的文件。')}</Callout>
         )
@@ -224,14 +238,7 @@ export function LogDetailPage({ id }: { id: string }) {
               key={s.key}
               section={s}
               version={version}
-              actions={{
-                reasonText,
-                loadPage,
-                stop: running ? (row) => void act(() => stopItem(row.id)) : undefined,
-                finish: (row) => void act(() => finishItem(detail.id, row.id)),
-                remove: (row) => setConfirmDelete({ rows: [row], all: false }),
-                removeAll: (rows) => setConfirmDelete({ rows, all: true }),
-              }}
+              actions={rowActions}
             />
           ))}
         </div>
