@@ -20,6 +20,7 @@ export const EN_LOGS: Record<string, string> = {
   生成strm文件: 'Generate strm files',
   删除收藏: 'Delete favourites',
   简繁转换: 'Simplified/Traditional conversion',
+  流派规则: 'Genre rules',
   按操作筛选: 'Filter by action',
   用户: 'User',
   级别: 'Level',
