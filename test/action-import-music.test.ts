@@ -176,4 +176,21 @@ describe('import collection through /apimt/import_music/', () => {
     expect(undo).toMatchObject({ undone: 1, failed: [] });
     await access(broken);
   });
+
+  it('a paced file waiting for its turn is still queued: the report stops it (running list, stop per row)', async () => {
+    await mkdir(path.join(media, 'Slow'), { recursive: true });
+    for (const n of [1, 2, 3]) await makeAudio(path.join(media, 'Slow', `${n}.flac`), { freq: 300 + n * 50, tags: { title: `Slow ${n}` } });
+    // One file every 5 s: the second is taken by the worker at once and waits for its turn.
+    const id = expectOk(await call(app, admin, 'POST', '/apimt/import_music/', { ...select('Slow'), music_info: {}, is_skip_exist: true, import_rate: 0.2 })).data.task_id;
+    await new Promise((r) => setTimeout(r, 500));
+    const running = (await detail(id, 'running')).running as Array<{ id: string; name: string; status: string }>;
+    const second = running.find((r) => r.name === '2.flac')!;
+    expect(second.status).toBe('pending');
+    expect(expectOk(await call(app, admin, 'POST', '/apimt/stop_audit_log_detail_run/', { id: second.id })).data).toEqual({ id: second.id, status: 'stop' });
+    expectOk(await call(app, admin, 'POST', '/apimt/stop_audit_log_detail/', { id }));
+    const task = await finished(id);
+    expect(task.counts.stop).toBeGreaterThanOrEqual(1);
+    expect((await detail(id)).stop.map((r: { name: string }) => r.name)).toContain('2.flac');
+    expect(await songsFound('Slow 2')).toEqual([]);
+  });
 });

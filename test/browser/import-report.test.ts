@@ -1,6 +1,6 @@
 /**
  * The import collection's report (导入收藏, /log_detail/{id}/) in chromium against a real `tagsonic start`: while the
- * import runs (paced at 1/s) its running list and the task's stop show; once done, 元数据扫描 lists the songs the
+ * import runs (paced at 1/s) its running list offers stop per file waiting for its turn; once done, 元数据扫描 lists the songs the
  * library already had (skipped, with the reason), 音乐收藏 the songs newly added (count badge, 10 rows a page, the
  * default genre filled in), 失败 the file that is no song, whose delete asks '确认要删除文件？' and moves it to the
  * trash. Screenshots (light and dark) go to /tmp/shots-import/.
@@ -98,14 +98,17 @@ describe('import collection report', () => {
     const id = String(created.data.task_id);
     expect(created.data.total).toBe(NEW_SONGS + 3);
 
-    // While it runs: the running list with its count, and the task's stop. (A paced item is claimed before it
-    // waits for its turn, so the engine lists every item as running, not queued: no per-row stop is offered.)
+    // While it runs: the running list, each file waiting for its turn with its stop button; stop the last one shown.
     await page.goto(`${server.base}/log_detail/${id}/`);
     const running = page.locator('[data-testid="import-report"] [data-section="running"]');
-    await running.locator('tbody tr').first().waitFor({ timeout: 30_000 });
+    await running.locator('[data-testid="stop-item"]').first().waitFor({ timeout: 30_000 });
     await page.getByTestId('stop-task').waitFor();
-    expect(Number(await running.getByTestId('section-count').textContent())).toBeGreaterThan(0);
     await shot('01-import-running-light');
+    const last = running.locator('tbody tr').last();
+    const stoppedPath = await last.getAttribute('data-path');
+    const stopped = page.waitForResponse((r) => r.url().includes('/apimt/stop_audit_log_detail_run/'));
+    await last.getByTestId('stop-item').click();
+    expect(((await (await stopped).json()) as { result: boolean }).result).toBe(true);
 
     await page.locator('[data-testid="log-detail"][data-status="success"]').waitFor({ timeout: 60_000 });
     const report = page.getByTestId('import-report');
@@ -115,8 +118,9 @@ describe('import collection report', () => {
     // 元数据扫描: the two songs the library had, skipped with the reason.
     await expect.poll(() => scan.getByTestId('section-count').textContent()).toBe('2');
     expect(await scan.getByTestId('import-outcome').allTextContents()).toEqual(['跳过：already in the music collection', '跳过：already in the music collection']);
-    // 音乐收藏: every new song, 10 a page, the default genre filled in.
-    await expect.poll(() => collection.getByTestId('section-count').textContent()).toBe(String(NEW_SONGS));
+    // 音乐收藏: every new song but the stopped one, 10 a page, the default genre filled in.
+    await expect.poll(() => collection.getByTestId('section-count').textContent()).toBe(String(NEW_SONGS - 1));
+    expect(await report.locator('[data-section="stop"] tbody tr').getAttribute('data-path')).toBe(stoppedPath);
     expect(await collection.locator('tbody tr').count()).toBe(10);
     expect(await collection.getByTestId('import-outcome').first().textContent()).toBe('新加入收藏');
     expect(await collection.locator('.ts-report-changes').first().textContent()).toContain('genre');
@@ -134,7 +138,7 @@ describe('import collection report', () => {
 
     // The second page of 音乐收藏.
     await collection.getByRole('button', { name: '下一页' }).click();
-    await expect.poll(() => collection.locator('tbody tr').count()).toBe(NEW_SONGS - 10);
+    await expect.poll(() => collection.locator('tbody tr').count()).toBe(NEW_SONGS - 1 - 10);
     expect(await collection.getByTestId('section-page-label').textContent()).toBe('第 2 / 2 页');
 
     // Deleting the failed file asks first, then moves it to the trash.

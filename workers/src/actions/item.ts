@@ -59,14 +59,16 @@ export function actionItemHandler(deps: ActionItemDeps) {
   const gate = new RateGate();
   return async (delivery: Delivery<ActionItemCommand>): Promise<void> => {
     const cmd = delivery.payload;
-    const item = await deps.tasks.startItem(cmd.itemId);
-    if (!item) return;
     if (typeof cmd.rate === 'number' && cmd.rate > 0) {
       // The task's slot across all workers (its average rate), then this worker's own spacing (no bursts after a stall).
+      // The item waits for its turn still queued, not claimed: the report can stop it (and its task's stop ends it)
+      // until it really starts.
       const due = await deps.tasks.takeSlot(cmd.taskId, cmd.rate);
       if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
       await gate.wait(cmd.taskId, cmd.rate);
     }
+    const item = await deps.tasks.startItem(cmd.itemId);
+    if (!item) return;
     let result: BatchItemResult;
     try {
       const run = async (dryRun: boolean) => checkResult((await deps.pool.invokeAction(cmd.pluginId, 'runItem', { item: cmd.item, options: cmd.options, dryRun, taskId: cmd.taskId }, {
