@@ -3,12 +3,13 @@
  *   node --no-node-snapshot bench/tasks/edit.ts [--files 10000] [--rounds 2] [--worker-concurrency 4]
  * Engine: POST /apimt/replace_text/ (regex `^(.+)$` → `$1 ·b` on the title, so every titled file changes) over a
  * folder of the library hard-linked into the media folder; timed from the POST to the task's end: planning (the
- * default expansion), one bus command per file, the worker's 4 items in flight, each a sandbox invocation of the
- * replace-text plugin reading the tags and writing the title through the host's journaled safe write.
+ * default expansion), one bus command per file, the worker's items in flight (workers/src/action-lanes.ts: 4 × the
+ * command concurrency, at least 16), each a sandbox invocation of the replace-text plugin reading the tags (on the
+ * worker's reader threads) and writing the title through the host's journaled safe write (on its writer threads).
  * Peer: core/tags createTagWriterPool (the worker's writer pool, every core, 32 in flight) writing the same new
  * titles (known beforehand, from the library's manifest) journaled in the same store, on another link of the same
  * files. Each round alternates which goes first; before the first round both are warmed up (300 files each).
- * --worker-concurrency sets TAGSONIC_WORKER_CONCURRENCY (items in flight per worker; default 4). The target is engine ÷ pool ≥ 0.8. Until batch_update_id3 has a route this uses replace_text.
+ * --worker-concurrency sets TAGSONIC_WORKER_CONCURRENCY (command concurrency per worker; default 4). The target is engine ÷ pool ≥ 0.8. Until batch_update_id3 has a route this uses replace_text.
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';

@@ -13,6 +13,8 @@ import type { Scanner } from './scanner/scanner.ts';
 import { PluginPool, servePluginInvocations } from './plugin-pool/index.ts';
 import { createLibraryIndexer } from './plugin-runtime/capabilities/library.ts';
 import { actionItemHandler, actionSettler, ACTION_KIND_PREFIX, DELETE_TASK_KIND, deleteSettler, filesDeleteHandler } from './actions/index.ts';
+import { actionLanes } from './action-lanes.ts';
+import { idleReaderPool } from './tag-readers.ts';
 
 export interface WorkerDeps {
   bus: Bus;
@@ -73,6 +75,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   trash.unref();
   void emptyTrash(deps.roots).catch(() => undefined);
   const writers = createTagWriterPool();
+  // Plugins' tags.read / tags.write parse on these threads too (capabilities/tags.ts), not on this one.
+  const readers = idleReaderPool();
   subs.push(
     await deps.bus.consume(SUBJECTS.tagsWrite, tagsWriteHandler({ ...deps, writers }), {
       durable: 'tags-write',
@@ -109,13 +113,15 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   // Import collection (caps.library) indexes files through this worker's scanner; without one it is refused.
   const library = deps.scanner ? createLibraryIndexer(deps.scanner) : undefined;
   if (deps.plugins) {
-    pool = new PluginPool({ registry: deps.plugins.registry, store: deps.plugins.store, bus: deps.bus, roots: deps.roots, artists: deps.plugins.artists, library, journal: deps.journal });
+    pool = new PluginPool({ registry: deps.plugins.registry, store: deps.plugins.store, bus: deps.bus, roots: deps.roots, artists: deps.plugins.artists, library, journal: deps.journal, tagThreads: { readers, writers } });
     subs.push(await servePluginInvocations(deps.bus, pool, Math.max(deps.concurrency, 4)));
-    // Batch action items run where the plugins are; the concurrency bounds the sandboxes busy at once.
+    // Batch action items run where the plugins are; an item mostly waits, so more run at once than commands
+    // (tool-running plugins' items excepted): action-lanes.ts.
+    const lanes = actionLanes(deps.concurrency, deps.plugins.registry);
     subs.push(
-      await deps.bus.consume(SUBJECTS.actionItem, actionItemHandler({ bus: deps.bus, tasks: deps.tasks, pool }), {
+      await deps.bus.consume(SUBJECTS.actionItem, lanes.wrap(actionItemHandler({ bus: deps.bus, tasks: deps.tasks, pool })), {
         durable: 'action-item',
-        concurrency: Math.max(deps.concurrency, 2),
+        concurrency: lanes.inFlight,
         ackWaitMs: 120_000,
         maxDeliver: 5,
         onDeadLetter: (letter) => deps.tasks.deadLetter(letter),
@@ -130,6 +136,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       await Promise.all(subs.map((s) => s.close()));
       await pool?.close();
       await writers.close();
+      await readers.close();
     },
   };
 }

@@ -17,7 +17,7 @@ import { normaliseLrc } from '@tagsonic/core/lyrics';
 import type { ArtistMeta } from '@tagsonic/core/library';
 import type { Artwork, PluginKind, SearchOptions } from '@tagsonic/sdk';
 import { PLUGIN_ERROR_CODES, type InvokeBudget, type JsonValue, type PluginStats, type TaskBinding } from '../plugin-host/index.ts';
-import { loadPlugin, type LoadedPlugin, type LoadPluginOptions, type ScoredSong } from '../plugin-runtime/index.ts';
+import { loadPlugin, type LoadedPlugin, type LoadPluginOptions, type PluginHostServices, type ScoredSong } from '../plugin-runtime/index.ts';
 import { scoreSongs, searchQuery } from './search.ts';
 import type { LibraryIndexer } from '../plugin-runtime/capabilities/library.ts';
 
@@ -40,6 +40,8 @@ export interface PluginPoolOptions {
   /** caps.library (import collection): the worker's scanner, batched (plugin-runtime/capabilities/library.ts). */
   library?: LibraryIndexer;
   journal: TagJournal;
+  /** The worker's tag reader and writer threads, for the plugins' tags.read / tags.write. */
+  tagThreads?: PluginHostServices['tagThreads'];
   store: Store;
   /** Where `TAGSONIC_SOURCE_URL_<ID>` is read. Default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
@@ -177,7 +179,7 @@ export class PluginPool {
     const active = await this.#options.registry.active(id);
     if (!active) throw new TagsonicError('conflict', PLUGIN_DISABLED, `The plugin ${id} is disabled.`, { details: { pluginId: id } });
     const { record } = active;
-    const { roots, journal, store } = this.#options;
+    const { roots, journal, store, tagThreads } = this.#options;
     const load = this.#options.load;
     const plugin = loadPlugin({
       ...load,
@@ -193,6 +195,7 @@ export class PluginPool {
         library: this.#options.library,
         journal,
         store,
+        tagThreads,
         // smart_tag asks the other sources through the same pool: same registry checks, same scores.
         searchSource: (source, query, budget) => this.#searchFor(id, source, query, budget),
         // auto-scrape copies a candidate's lyrics and cover (sources.lyrics / sources.cover, ./source-extras.ts).

@@ -9,6 +9,7 @@ import type { MediaRoots } from '@tagsonic/core/media';
 import type { Store } from '@tagsonic/core/store';
 import type { TagJournal } from '@tagsonic/core/tags';
 import type { Artwork, ScoredSong, SearchOptions } from '@tagsonic/sdk';
+import type { TagThreads } from './capabilities/tags.ts';
 import type { ArtistMeta } from '@tagsonic/core/library';
 import type { LibraryIndexer } from './capabilities/library.ts';
 
@@ -20,6 +21,8 @@ export interface PluginHostServices {
   roots: MediaRoots;
   /** tags.write goes through the journaled, undoable tag engine. */
   journal: TagJournal;
+  /** The worker's reader and writer threads tags.read / tags.write run on (absent: on the calling thread). */
+  tagThreads?: TagThreads;
   /** Per-plugin kv (collection `plugin_kv`, keyed by plugin id). */
   store: Store;
   /** library.index (import collection): the worker's scanner; absent in a worker that runs none. */

@@ -44,7 +44,7 @@ export function hostCapabilities(manifest: Manifest, host: PluginHostServices | 
     if (files.copy) files.copy = taskAwareCopy(host.roots, host.journal, files.copy);
     capabilities.files = files;
   }
-  if (grants.tags) capabilities.tags = { ...tagsCapability(manifest.id, host.roots, host.journal, grants.tags.access), ...tagsSideCapability(host.roots, grants.tags.access, host.journal) };
+  if (grants.tags) capabilities.tags = { ...tagsCapability(manifest.id, host.roots, host.journal, grants.tags.access, host.tagThreads), ...tagsSideCapability(host.roots, grants.tags.access, host.journal) };
   if (grants.ffmpeg) capabilities.ffmpeg = withAlbumLoudness(host.roots, withConvertPresets(ffmpegCapability(host.roots, grants.files?.access ?? null, host.journal), host.roots, grants.files?.access ?? null, host.journal));
   if (grants.fingerprint) capabilities.fingerprint = fingerprintCapability(host.roots);
   // Import collection: files into the library through the scanner's own indexing (./library.ts).

@@ -4,9 +4,15 @@
  * journal), with `plugin:<id>` as its actor, so the user can undo what a plugin wrote; a write made for a task
  * (a batch action's item) carries the task's id, so undoing the task undoes it. Paths are confined
  * to the media roots on every call; `write` exists only with `tags: write` and re-checks the grant.
+ *
+ * With the worker's tag threads (`threads`), a read parses on a reader thread and a write prepares, renders and
+ * verifies on a writer thread (createTagWriterPool: the same protocol, journal entry and errors as safeWriteTags),
+ * so a batch action's items keep both cores busy instead of queueing their TagLib work on the worker's main
+ * thread, where every sandbox, bus command and store write of the task also runs. Without them (a plugin loaded
+ * outside a worker) both run here.
  */
 import type { MediaRoots } from '@tagsonic/core/media';
-import { EDITABLE_FIELDS, readTags, safeWriteTags, type TagEdit, type TagField, type TagJournal } from '@tagsonic/core/tags';
+import { EDITABLE_FIELDS, readTags, safeWriteTags, type ReadOptions, type ReadResult, type TagEdit, type TagField, type TagJournal, type TagWriterPool } from '@tagsonic/core/tags';
 import type { HostFunction } from '../../plugin-host/index.ts';
 import { asPluginError, denied, invalidArgument, optionsOf, stringField } from './args.ts';
 
@@ -14,11 +20,19 @@ const NUMBER_FIELDS: ReadonlySet<TagField> = new Set(['tracknumber', 'totaltrack
 const FIELDS: ReadonlySet<string> = new Set(EDITABLE_FIELDS);
 const ARTWORK_MIMES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png']);
 
-export function tagsCapability(pluginId: string, roots: MediaRoots, journal: TagJournal, access: 'read' | 'write'): Record<string, HostFunction> {
+/** The worker's tag threads a plugin's reads and writes run on (both optional: absent, they run on this thread). */
+export interface TagThreads {
+  readers?: { read(path: string, options?: ReadOptions): Promise<ReadResult> };
+  writers?: Pick<TagWriterPool, 'write'>;
+}
+
+export function tagsCapability(pluginId: string, roots: MediaRoots, journal: TagJournal, access: 'read' | 'write', threads: TagThreads = {}): Record<string, HostFunction> {
+  const readFile = (path: string) => (threads.readers ? threads.readers.read(path, { artwork: true }) : readTags(path, { artwork: true }));
+  const writeFile: typeof safeWriteTags = threads.writers ? (path, edit, context) => threads.writers!.write(path, edit, context) : safeWriteTags;
   const read: HostFunction = async (args) => {
     try {
       const target = await roots.resolve(stringField(optionsOf(args, 'tags.read'), 'path', 'tags.read'));
-      const result = await readTags(target.path, { artwork: true });
+      const result = await readFile(target.path);
       const tags: Record<string, unknown> = {};
       for (const field of EDITABLE_FIELDS) {
         const value = result.tags.fields[field];
@@ -43,7 +57,7 @@ export function tagsCapability(pluginId: string, roots: MediaRoots, journal: Tag
     try {
       const target = await roots.resolve(stringField(options, 'path', 'tags.write'));
       const edit = editOf(options.tags);
-      await safeWriteTags(target.path, edit, { journal, actor: `plugin:${pluginId}`, reason: `plugin ${pluginId}`, ...(call?.task ? { taskId: call.task.taskId } : {}) });
+      await writeFile(target.path, edit, { journal, actor: `plugin:${pluginId}`, reason: `plugin ${pluginId}`, ...(call?.task ? { taskId: call.task.taskId } : {}) });
       return { path: target.path };
     } catch (error) {
       throw asPluginError(error);
