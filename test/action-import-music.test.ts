@@ -161,6 +161,10 @@ describe('import collection through /apimt/import_music/', () => {
     expect(row.changes).toMatchObject([{ field: 'album', before: null, after: 'Night Ferry' }]);
     expect(await songsFound('Tide Clock')).toEqual([]);
     expect((await probeTags(path.join(media, 'Incoming', '04 Tide Clock.flac'))).album).toBeUndefined();
+    // Applying the preview imports exactly what it listed.
+    const applied = expectOk(await call(app, admin, 'POST', '/apimt/apply_task/', { task_id: dry })).data.task_id;
+    expect(await finished(applied)).toMatchObject({ status: 'success', counts: { success: 3, fail: 0 } });
+    expect((await songsFound('Tide Clock'))[0]).toMatchObject({ album: 'Night Ferry' });
 
     expectError(await call(app, alice, 'POST', '/apimt/import_music/', { ...select('Incoming'), music_info: {}, is_skip_exist: true, import_rate: 10 }), 403, 'TAGSONIC_ERR_AUTH_V1_RESTRICTED', 40302);
     expectError(await call(app, admin, 'POST', '/apimt/import_music/', { file_full_path: media, select_data: [], music_info: {}, is_skip_exist: true, import_rate: 10 }), 400, 'TAGSONIC_ERR_TASK_NOTHING_SELECTED');
