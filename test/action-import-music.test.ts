@@ -197,4 +197,18 @@ describe('import collection through /apimt/import_music/', () => {
     expect((await detail(id)).stop.map((r: { name: string }) => r.name)).toContain('2.flac');
     expect(await songsFound('Slow 2')).toEqual([]);
   });
+
+  it('an import waits for a running library scan (the scan lock) and then indexes', async () => {
+    await mkdir(path.join(media, 'Later'), { recursive: true });
+    await makeAudio(path.join(media, 'Later', 'Late Bloom.flac'), { freq: 880, tags: { title: 'Late Bloom', artist: 'Quill Avenue' } });
+    // Another process's scan holds the lock for a moment.
+    expect(await rt.library.store.acquireScanLock('another-process', null, 60_000)).toBe(true);
+    const id = expectOk(await call(app, admin, 'POST', '/apimt/import_music/', { ...select('Later'), music_info: {}, is_skip_exist: true })).data.task_id;
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await rt.tasks.get(id)).status).toBe('running');
+    expect(await songsFound('Late Bloom')).toEqual([]);
+    await rt.library.store.releaseScanLock('another-process');
+    expect(await finished(id)).toMatchObject({ status: 'success', counts: { success: 1 } });
+    expect(await songsFound('Late Bloom')).toHaveLength(1);
+  });
 });
