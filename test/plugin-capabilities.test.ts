@@ -96,10 +96,10 @@ describe('which capabilities a plugin gets', () => {
 
   it('a read grant gets the read half only; write gets all of it', async () => {
     const read = await load({ files: { access: 'read', reason: 'r' }, tags: { access: 'read', reason: 'r' } }).shape() as Record<string, unknown>;
-    expect(read.files).toEqual({ hash: 'function', list: 'function', readBytes: 'function', stat: 'function' });
+    expect(read.files).toEqual({ hash: 'function', hashMany: 'function', list: 'function', readBytes: 'function', stat: 'function', statMany: 'function' });
     expect(read.tags).toEqual({ folderCover: 'function', lyricsFile: 'function', read: 'function', render: 'function' });
     const write = await load({ files: { access: 'write', reason: 'w' }, tags: { access: 'write', reason: 'w' }, ffmpeg: { reason: 'f' }, fingerprint: { reason: 'f' }, sources: { ids: ['itunes'], reason: 's' } }).shape() as Record<string, unknown>;
-    expect(write.files).toEqual({ copy: 'function', delete: 'function', hash: 'function', list: 'function', move: 'function', readBytes: 'function', removeDir: 'function', stat: 'function', writeStrm: 'function' });
+    expect(write.files).toEqual({ copy: 'function', delete: 'function', hash: 'function', hashMany: 'function', list: 'function', move: 'function', readBytes: 'function', removeDir: 'function', stat: 'function', statMany: 'function', writeStrm: 'function' });
     expect(write.tags).toEqual({ folderCover: 'function', lyricsFile: 'function', read: 'function', render: 'function', write: 'function', writeSideFile: 'function' });
     expect(write).toMatchObject({ ffmpeg: { run: 'function' }, fingerprint: { compute: 'function' }, sources: { search: 'function' } });
   });

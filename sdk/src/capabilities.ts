@@ -231,6 +231,17 @@ export interface FilesCapability {
    * files); `complete` says whether the digest covers the whole file (always with the default `'full'`).
    */
   hash(options: { path: string; range?: 'full' | 'edges' }): Promise<{ path: string; sha256: string; size: number; complete: boolean }>;
+  /**
+   * `hash` over up to 1000 paths in one call (one crossing into the host instead of one per file: a duplicate check's
+   * groups). `results[i]` answers `paths[i]`, `null` when that file is not there; a path outside the media roots
+   * refuses the whole call, as `hash` refuses it.
+   *
+   * @example
+   * const { results } = await caps.files.hashMany({ paths: ['A/x.flac', 'B/x (1).flac'], range: 'edges' });
+   */
+  hashMany(options: { paths: string[]; range?: 'full' | 'edges' }): Promise<{ results: Array<{ path: string; sha256: string; size: number; complete: boolean } | null> }>;
+  /** `stat` over up to 1000 paths in one call: `entries[i]` answers `paths[i]` (`null` when missing). */
+  statMany(options: { paths: string[] }): Promise<{ entries: Array<FileEntry | null> }>;
   /** The bytes of a small file (a CUE sheet, a playlist; at most 1 MiB, else `TAGSONIC_ERR_PLUGIN_LIMIT`): decode them with `caps.text.decode`. */
   readBytes(options: { path: string }): Promise<{ path: string; bytes: Uint8Array }>;
   /** Removes an empty folder (`TAGSONIC_ERR_PLUGIN_CONFLICT` when it is not empty); never a media folder itself. */
@@ -637,7 +648,7 @@ export type CapabilitiesFor<M extends Manifest> = Pick<Capabilities, 'config' | 
   (M['permissions'] extends { tags: { access: 'write' } } ? { tags: TagsCapability }
     : M['permissions'] extends { tags: object } ? { tags: Pick<TagsCapability, 'read' | 'render' | 'lyricsFile' | 'folderCover'> } : unknown) &
   (M['permissions'] extends { files: { access: 'write' } } ? { files: FilesCapability }
-    : M['permissions'] extends { files: object } ? { files: Pick<FilesCapability, 'list' | 'stat' | 'hash' | 'readBytes'> } : unknown);
+    : M['permissions'] extends { files: object } ? { files: Pick<FilesCapability, 'list' | 'stat' | 'hash' | 'hashMany' | 'statMany' | 'readBytes'> } : unknown);
 
 /**
  * The settings values a plugin receives, by key, as its config schema declares them (defaults applied;

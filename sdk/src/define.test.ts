@@ -32,7 +32,7 @@ describe('define helpers', () => {
     type Writer = CapabilitiesFor<{ permissions: { files: { access: 'write'; reason: 'x' } } } & typeof manifest>;
     expectTypeOf<Writer['files']>().toEqualTypeOf<FilesCapability>();
     type Reader = CapabilitiesFor<{ permissions: { files: { access: 'read'; reason: 'x' } } } & typeof manifest>;
-    expectTypeOf<Reader['files']>().toEqualTypeOf<Pick<FilesCapability, 'list' | 'stat' | 'hash' | 'readBytes'>>();
+    expectTypeOf<Reader['files']>().toEqualTypeOf<Pick<FilesCapability, 'list' | 'stat' | 'hash' | 'hashMany' | 'statMany' | 'readBytes'>>();
     expectTypeOf<Caps['config']['get']>().returns.resolves.toEqualTypeOf<ConfigValues>();
     expectTypeOf<FfmpegResult<'probe'>['duration']>().toEqualTypeOf<number>();
   });

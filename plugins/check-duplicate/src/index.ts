@@ -7,7 +7,7 @@
  * - `hash:<size>` — files of one size, the only ones that can be byte-identical (as jdupes does), several sizes
  *   packed in one item up to ITEM_FILES files (`chunked`); `runItem`
  *   hashes their edges, then fully only the files whose edges collide, with the host's streamed SHA-256
- *   (`files.hash`), and reports the sets with one digest;
+ *   (`files.hashMany`: the whole item's files in one call), and reports the sets with one digest;
  * - `name:<song>` — files whose names stand for one song (`songKey`: copy markers, track numbers and an
  *   "Artist - " prefix set aside);
  * - `acoustid` (with `is_acoustid`) — every file: fingerprinted with fpcalc and compared pairwise (files within
@@ -28,8 +28,8 @@ const MAX_FILES = 200_000;
 const ITEM_FILES = 64;
 /** Two files whose lengths differ by more than this are not one recording (fpcalc's durations, seconds). */
 const MAX_DURATION_GAP = 3;
-/** files.hash calls in flight: disk-bound, a few overlap the boundary crossings. */
-const HASH_CONCURRENCY = 4;
+/** Paths per files.hashMany / files.statMany call (the host's limit). */
+const MANY_PATHS = 1000;
 /** fpcalc runs in flight: the host runs two tool processes per worker anyway. */
 const FINGERPRINT_CONCURRENCY = 2;
 
@@ -118,14 +118,17 @@ function found(section: Section, groups: Array<{ key: string; files: string[]; r
 /**
  * Two passes, as jdupes: the edge digests (size, first and last 64 KiB) of every file first — files of one size
  * with other edges cannot be equal, and most same-size audio files differ in their tag header — then the full
- * SHA-256 of only the files whose edge digests collide. A small file's edge digest is already its full one.
+ * SHA-256 of only the files whose edge digests collide. A small file's edge digest is already its full one. Each
+ * pass is one `files.hashMany` call per MANY_PATHS files: one crossing into the host per item, not one per file.
  */
 async function byHash(caps: Caps, paths: string[]): Promise<BatchItemResult> {
-  const edges = await mapPool(paths, HASH_CONCURRENCY, (path) => caps.files.hash({ path, range: 'edges' }).catch(missingIsNull));
+  const edges = await hashAll(caps, paths, 'edges');
   const candidates = groupBy(paths.map((path, i) => ({ path, edge: edges[i] })), (f) => f.edge?.sha256 ?? null)
     .flatMap(({ members }) => members);
-  const digests = await mapPool(candidates, HASH_CONCURRENCY, async ({ path, edge }) =>
-    (edge!.complete ? edge! : await caps.files.hash({ path }).catch(missingIsNull))?.sha256 ?? null);
+  const partial = candidates.filter(({ edge }) => !edge!.complete);
+  const full = await hashAll(caps, partial.map(({ path }) => path), 'full');
+  const fullOf = new Map(partial.map(({ path }, i) => [path, full[i]?.sha256 ?? null]));
+  const digests = candidates.map(({ path, edge }) => (edge!.complete ? edge!.sha256 : fullOf.get(path) ?? null));
   const groups = groupBy(candidates.map(({ path }, i) => ({ path, sha: digests[i]! })), (f) => f.sha)
     .map(({ key, members }) => {
       const files = members.map((m) => m.path).sort();
@@ -135,9 +138,20 @@ async function byHash(caps: Caps, paths: string[]): Promise<BatchItemResult> {
   return found('hash', groups);
 }
 
+/** `files.hashMany` over any number of paths, MANY_PATHS a call; a file gone since planning is null (left out). */
+async function hashAll(caps: Caps, paths: string[], range: 'full' | 'edges') {
+  const out: Array<{ sha256: string; complete: boolean } | null> = [];
+  for (let i = 0; i < paths.length; i += MANY_PATHS) out.push(...(await caps.files.hashMany({ paths: paths.slice(i, i + MANY_PATHS), range })).results);
+  return out;
+}
+
 async function byName(caps: Caps, paths: string[]): Promise<BatchItemResult> {
   const present: string[] = [];
-  for (const path of paths) if (await caps.files.stat({ path })) present.push(path);
+  for (let i = 0; i < paths.length; i += MANY_PATHS) {
+    const chunk = paths.slice(i, i + MANY_PATHS);
+    const { entries } = await caps.files.statMany({ paths: chunk });
+    chunk.forEach((path, j) => entries[j] && present.push(path));
+  }
   const groups = groupBy(present, songKey).map(({ key, members }) => {
     const files = members.sort();
     return { key, files, rows: rowsOf(files, stemOf(files[0]!)) };
@@ -184,12 +198,6 @@ async function byFingerprint(caps: Caps, paths: string[]): Promise<BatchItemResu
     return { status: 'skip', reason: `no two recordings alike among ${ok.length} files`, report: { section: 'acoustid', rows: [], groups: [], ...extra } };
   }
   return found('acoustid', groups, extra);
-}
-
-/** A file gone since planning is left out of its group, not an error. */
-function missingIsNull(error: unknown): null {
-  if ((error as { code?: string }).code === 'TAGSONIC_ERR_PLUGIN_NOT_FOUND') return null;
-  throw error;
 }
 
 async function mapPool<T, R>(values: T[], concurrency: number, fn: (value: T) => Promise<R>): Promise<R[]> {
