@@ -91,6 +91,13 @@ export interface BatchRunItemInput {
   options: Record<string, JsonValue>;
   dryRun: boolean;
   taskId: string;
+  /**
+   * When a dry run is applied: the changes its preview showed for this item. The host runs the item once more as a
+   * dry run and skips it if the changes differ, so an action whose answer is not reproducible (a language model's,
+   * an online source's) takes its choice from here rather than asking again — after checking that its
+   * preconditions still hold. Absent outside an apply.
+   */
+  preview?: BatchChange[];
 }
 
 /**

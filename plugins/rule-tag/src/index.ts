@@ -22,7 +22,7 @@ type Grants = Manifest & { permissions: { tags: { access: 'write'; reason: strin
 type Decided = { rule: 'artist' | 'album' | 'ai'; genre: string; note: string };
 
 export default defineBatchAction<Grants>({
-  async runItem({ item, options, dryRun }, caps) {
+  async runItem({ item, options, dryRun, preview }, caps) {
     const form = parseRuleForm(options);
     const path = item.paths[0];
     if (!path) throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', 'the item names no file');
@@ -43,6 +43,10 @@ export default defineBatchAction<Grants>({
       if (majority) decided = { rule: 'album', genre: majority.genre, note: `album majority: ${majority.count} other tracks of the album are ${majority.genre}` };
       else tried.push(albumMiss(data.albumGenres));
     }
+
+    // Applying a dry run: the model's answer then is the one the preview showed, not a new question (its answers vary).
+    const previewed = preview?.find((c) => c.kind === 'tags' && c.field === 'genre' && c.path === track.path && typeof c.after === 'string');
+    if (!decided && form.ai && previewed) decided = { rule: 'ai', genre: previewed.after!, note: `AI (as previewed): ${previewed.after}` };
 
     if (!decided && form.ai) {
       let asked: Awaited<ReturnType<typeof askGenre>>;

@@ -71,7 +71,7 @@ export function actionItemHandler(deps: ActionItemDeps) {
     if (!item) return;
     let result: BatchItemResult;
     try {
-      const run = async (dryRun: boolean) => checkResult((await deps.pool.invokeAction(cmd.pluginId, 'runItem', { item: cmd.item, options: cmd.options, dryRun, taskId: cmd.taskId }, {
+      const run = async (dryRun: boolean) => checkResult((await deps.pool.invokeAction(cmd.pluginId, 'runItem', { item: cmd.item, options: cmd.options, dryRun, taskId: cmd.taskId, ...(Array.isArray(cmd.expected) ? { preview: cmd.expected as unknown as JsonValue } : {}) }, {
         taskId: cmd.taskId,
         actor: cmd.actor,
       })) as unknown as JsonValue);
