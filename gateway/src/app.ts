@@ -32,6 +32,7 @@ import { runtimeLogRoutes } from './routes/runtime-log.ts';
 import { deleteTrackRoutes } from './routes/delete-track.ts';
 import { watcherRoutes } from './routes/watcher.ts';
 import { strmStreamRoutes } from './routes/strm-stream.ts';
+import { settingsRoutes } from './routes/settings.ts';
 import { registerSubsonic } from './subsonic/index.ts';
 import { RequestLog } from './request-log.ts';
 
@@ -84,6 +85,7 @@ export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions 
     await deleteTrackRoutes(dashboardApi, ctx);
     await watcherRoutes(dashboardApi, ctx);
     await strmStreamRoutes(dashboardApi, ctx);
+    await settingsRoutes(dashboardApi, ctx);
   });
   await healthRoutes(app, ctx);
   await registerSubsonic(app, ctx);

@@ -276,6 +276,9 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_LIBRARY_ARTIST_IMAGE_INVALID: { zh: '歌手图片不是 JPEG、PNG、WebP 或 GIF 图片，或超过 8 MB', en: 'The artist picture is not a JPEG, PNG, WebP or GIF image, or is larger than 8 MB.' },
   TAGSONIC_ERR_LIBRARY_ARTIST_STORE_UNAVAILABLE: { zh: '此进程无法保存歌手图片（未配置数据目录）', en: 'This process cannot save artist pictures (no data folder).' },
   TAGSONIC_ERR_TASK_NO_ARTISTS: { zh: '没有需要获取封面的歌手（都已有图片，或曲库还没有歌手）', en: 'No artist needs a picture (all have one, or the library has no artists yet).' },
+  TAGSONIC_ERR_SETTINGS_UNKNOWN_KEY: { zh: '没有这个设置项', en: 'There is no such setting.' },
+  TAGSONIC_ERR_SETTINGS_BAD_VALUE: { zh: '设置的值不正确，请检查后重试', en: 'The value of this setting is not valid; check it and try again.' },
+  TAGSONIC_ERR_SETTINGS_FOLDER_OUTSIDE: { zh: '请选择媒体目录内的文件夹（以 / 开头的完整路径）', en: 'Choose a folder inside the media folders (a full path starting with /).' },
 };
 
 /** Why a source's cover could not be downloaded, read from the server's words (one code, several reasons). */

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { VERSION } from '@tagsonic/core/config';
 import { effectiveRole, type UserDoc } from '@tagsonic/core/users';
 import { verifyLicense } from '@tagsonic/core/license';
+import { readSettings } from '@tagsonic/core/settings';
 import { ok } from '../envelope.ts';
 import { endSession, requireUser } from '../auth.ts';
 import { ActivateRequest, ActivateResponse, LogoutResponse, UserInfoResponse } from '../schemas/auth.ts';
@@ -50,9 +51,7 @@ export async function userRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
 const activeUntil = (user: UserDoc): string | null =>
   effectiveRole(user) === 'V2' && !user.isForever && user.activeUntil ? new Date(user.activeUntil).toISOString() : null;
 
-/** The smart-speaker flag lives in the system settings (`settings` collection, `_id: 'system'`). */
+/** The smart-speaker flag of the system settings, as the spec's client reads it (1 or 0). */
 async function miPlayInPl(ctx: Ctx): Promise<number> {
-  const doc = await ctx.store.collection('settings').findOne({ _id: 'system' });
-  const v = doc?.mi_play_in_pl;
-  return v === 1 || v === '1' || v === true ? 1 : 0;
+  return (await readSettings(ctx.store)).mi_play_in_pl ? 1 : 0;
 }
