@@ -10,6 +10,7 @@ import type { Store } from '@tagsonic/core/store';
 import { tagsWriteHandler, tagsWriteSettler } from './commands/tags-write.ts';
 import { libraryScanHandler } from './commands/scan.ts';
 import type { Scanner } from './scanner/scanner.ts';
+import { followEdits } from './scanner/follow-edits.ts';
 import { PluginPool, servePluginInvocations } from './plugin-pool/index.ts';
 import { createLibraryIndexer } from './plugin-runtime/capabilities/library.ts';
 import { actionItemHandler, actionSettler, ACTION_KIND_PREFIX, DELETE_TASK_KIND, deleteSettler, filesDeleteHandler } from './actions/index.ts';
@@ -108,6 +109,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
         onDeadLetter: (letter) => deps.tasks.deadLetter(letter),
       }),
     );
+    // Saved tags, batch actions' moves and deletes, undos: into the library within a second (scanner/follow-edits.ts).
+    subs.push(await followEdits({ bus: deps.bus, scanner: deps.scanner }));
   }
   let pool: PluginPool | undefined;
   // Import collection (caps.library) indexes files through this worker's scanner; without one it is refused.

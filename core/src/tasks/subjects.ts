@@ -8,9 +8,13 @@ export const SUBJECTS = {
   filesDelete: 'tagsonic.cmd.files.delete',
   /** Scan the media roots (one task item per scan). */
   libraryScan: 'tagsonic.cmd.library.scan',
+  /** Put files something just changed into the library now (payload: { paths }), see workers/src/scanner/follow-edits.ts. */
+  libraryFollow: 'tagsonic.cmd.library.follow',
   taskProgressed: 'tagsonic.evt.task.progressed',
   taskCompleted: 'tagsonic.evt.task.completed',
   trackUpdated: 'tagsonic.evt.track.updated',
+  /** A batch action's or a delete's item changed files (payload: { taskId, itemId, paths }: every path written, moved from or to, deleted). */
+  filesChanged: 'tagsonic.evt.files.changed',
   /** The library catalogue moved to a new revision (payload: { rev, added, updated, moved, removed }). */
   libraryChanged: 'tagsonic.evt.library.changed',
 } as const;

@@ -7,11 +7,13 @@
  */
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import type { Delivery } from '@tagsonic/core/bus';
+import type { Bus, Delivery } from '@tagsonic/core/bus';
 import { isTagsonicError } from '@tagsonic/core/errors';
 import type { MediaRoots } from '@tagsonic/core/media';
 import { moveFile, moveTrack, TAG_ERRORS, type TagJournal } from '@tagsonic/core/tags';
 import { inTrash, NOT_RESUMABLE, trashPathFor, type ItemSettler, type Settlement, type Tasks } from '@tagsonic/core/tasks';
+import type { BatchChange } from '@tagsonic/sdk';
+import { publishFilesChanged } from './item.ts';
 
 export const DELETE_TASK_KIND = 'files.delete';
 
@@ -31,6 +33,8 @@ export interface FilesDeleteDeps {
   tasks: Tasks;
   roots: MediaRoots;
   journal: TagJournal;
+  /** Present: the deleted (or moved away) file goes out as `tagsonic.evt.files.changed`, and the library follows. */
+  bus?: Bus;
 }
 
 export function filesDeleteHandler(deps: FilesDeleteDeps) {
@@ -51,10 +55,9 @@ export function filesDeleteHandler(deps: FilesDeleteDeps) {
         if (isTagsonicError(e) && NOT_A_SONG.has(e.code)) return moveFile(from, to, context);
         throw e;
       });
-      await deps.tasks.finishItem(cmd.itemId, {
-        status: 'success',
-        result: { reason: null, changes: [{ path: from, kind: cmd.targetDir ? 'move' : 'delete', before: from, after: cmd.targetDir ? to : null }], report: { moved_to: to } },
-      });
+      const changes: BatchChange[] = [{ path: from, kind: cmd.targetDir ? 'move' : 'delete', before: from, after: cmd.targetDir ? to : null }];
+      await deps.tasks.finishItem(cmd.itemId, { status: 'success', result: { reason: null, changes, report: { moved_to: to } } });
+      await publishFilesChanged(deps.bus, cmd.taskId, cmd.itemId, changes);
     } catch (e) {
       if ((e as { skip?: boolean }).skip) {
         await deps.tasks.finishItem(cmd.itemId, { status: 'skip', result: { reason: (e as Error).message, changes: [] } });

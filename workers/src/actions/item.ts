@@ -9,7 +9,7 @@
 import type { Bus, Delivery } from '@tagsonic/core/bus';
 import { isTagsonicError, TagsonicError } from '@tagsonic/core/errors';
 import type { ItemSettler, Settlement, Tasks } from '@tagsonic/core/tasks';
-import { NOT_RESUMABLE } from '@tagsonic/core/tasks';
+import { NOT_RESUMABLE, SUBJECTS } from '@tagsonic/core/tasks';
 import type { JournalEntry, TagJournal } from '@tagsonic/core/tags';
 import type { BatchChange, BatchItem, BatchItemResult, JsonValue } from '@tagsonic/sdk';
 import { PLUGIN_ERROR_CODES, PluginError } from '../plugin-host/index.ts';
@@ -98,7 +98,28 @@ export function actionItemHandler(deps: ActionItemDeps) {
       ...(result.status === 'fail' ? { error: result.reason ?? 'The action reported a failure without a reason.' } : {}),
       result: { reason: result.reason ?? null, changes: result.changes ?? [], ...(result.report !== undefined ? { report: result.report } : {}) },
     });
+    if (!cmd.dryRun) await publishFilesChanged(deps.bus, cmd.taskId, cmd.itemId, result.changes ?? []);
   };
+}
+
+/**
+ * Every file a list of changes names: written, moved or copied from and to, created, converted, deleted (the
+ * before/after of a `tags` change are tag values, no paths).
+ */
+export function changedPaths(changes: readonly BatchChange[]): string[] {
+  const paths = new Set<string>();
+  for (const c of changes) {
+    paths.add(c.path);
+    if (c.kind === 'tags') continue;
+    for (const p of [c.before, c.after]) if (typeof p === 'string' && p.startsWith('/')) paths.add(p);
+  }
+  return [...paths];
+}
+
+/** `tagsonic.evt.files.changed` for an item that changed files: the library follows them (scanner/follow-edits.ts). */
+export async function publishFilesChanged(bus: Bus | undefined, taskId: string, itemId: string, changes: readonly BatchChange[]): Promise<void> {
+  const paths = changedPaths(changes);
+  if (bus && paths.length) await bus.publish(SUBJECTS.filesChanged, { taskId, itemId, paths }).catch(() => undefined);
 }
 
 /** What differs between the preview's changes and the ones the item would make now (null: the same). */

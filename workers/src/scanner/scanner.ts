@@ -3,7 +3,7 @@
  * mtime, inode), reads only what it must with the tag reader pool (all cores), re-derives albums,
  * artists and genres, and commits the difference as one library revision. See README.md.
  */
-import { lstat } from 'node:fs/promises';
+import { access, lstat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setInterval as every } from 'node:timers';
@@ -123,6 +123,13 @@ export interface IndexFilesOptions {
   taskId?: string | null;
   /** How long to wait for a running scan's lock before giving up with `TAGSONIC_ERR_LIBRARY_SCAN_RUNNING`. Default 20 s. */
   waitMs?: number;
+  /**
+   * Follow edits (follow-edits.ts): the paths are files something just wrote, moved or deleted, and the library
+   * takes them as a scan would. A listed path whose file is gone leaves the library (or, when a new path of the
+   * batch or a file with its inode, size and mtime appears, moves there keeping its track id); files excluded by
+   * hand stay out; non-audio files, hidden files (the trash) and paths outside the roots are passed over silently.
+   */
+  follow?: boolean;
 }
 
 /** What an incremental scan would do, found without reading any file. */
@@ -143,6 +150,11 @@ const LOCK_RENEW_MS = 15_000;
 /** indexFiles: how often a held scan lock is tried again, and for how long by default. */
 const INDEX_LOCK_POLL_MS = 250;
 const INDEX_LOCK_WAIT_MS = 20_000;
+/** A scan finding the lock held by indexFiles (short batches) waits this long for it instead of being skipped. */
+const SCAN_WAIT_FOR_INDEX_MS = 30_000;
+/** Lock owners: a full scan's ends in `:full`, indexFiles' in `:index` (see fullScanRunning, lockForScan). */
+const FULL_SUFFIX = ':full';
+const INDEX_SUFFIX = ':index';
 const PROGRESS_COUNT_MS = 2_000;
 const DEFAULT_ROOTS_EXCLUDE = new Set(['webdav']);
 
@@ -152,6 +164,7 @@ export const SCAN_ERRORS = {
   unknownRoot: 'TAGSONIC_ERR_LIBRARY_UNKNOWN_ROOT',
 } as const;
 
+const exists = (p: string) => access(p).then(() => true, () => false);
 const statKey = (ino: number, size: number, mtimeMs: number) => `${ino}:${size}:${mtimeMs}`;
 const contentKey = (size: number, mtimeMs: number, fp: string) => `${size}:${mtimeMs}:${fp}`;
 
@@ -265,6 +278,26 @@ export class Scanner {
     return plan;
   }
 
+  /** True while a full scan (any process) holds the scan lock: it re-reads everything, so edits need not be followed now. */
+  async fullScanRunning(): Promise<boolean> {
+    return (await this.deps.library.scanLock())?.owner.endsWith(FULL_SUFFIX) ?? false;
+  }
+
+  /**
+   * Takes the scan lock for a scan. Held by indexFiles (a short batch: an import, followed edits), the scan waits
+   * for it up to SCAN_WAIT_FOR_INDEX_MS instead of ending as skipped; held by another scan, it gives up at once.
+   */
+  private async lockForScan(owner: string, taskId: string | null): Promise<boolean> {
+    const { library } = this.deps;
+    const until = Date.now() + SCAN_WAIT_FOR_INDEX_MS;
+    for (;;) {
+      if (await library.acquireScanLock(owner, taskId, LOCK_TTL_MS)) return true;
+      const holder = await library.scanLock();
+      if ((holder && !holder.owner.endsWith(INDEX_SUFFIX)) || Date.now() + INDEX_LOCK_POLL_MS > until) return false;
+      await new Promise((resolve) => setTimeout(resolve, INDEX_LOCK_POLL_MS));
+    }
+  }
+
   /** The task of the scan holding the lock now (any process), if any. */
   async runningTaskId(): Promise<string | null> {
     return (await this.deps.library.scanLock())?.taskId ?? null;
@@ -293,14 +326,15 @@ export class Scanner {
     const started = Date.now();
     const full = options.full === true;
     const { library } = this.deps;
-    if (!(await library.acquireScanLock(this.owner, options.taskId ?? null, LOCK_TTL_MS))) {
+    const owner = full ? `${this.owner}${FULL_SUFFIX}` : this.owner;
+    if (!(await this.lockForScan(owner, options.taskId ?? null))) {
       throw conflict(SCAN_ERRORS.running, 'A library scan is already running; this one was not started.');
     }
     const progress: ScanProgress = { phase: 'walk', found: 0, toRead: 0, read: 0, failed: 0 };
     const timings: ScanResult['timings'] = { walk: 0, read: 0, derive: 0, write: 0 };
     let lockLost = false;
     const renew = every(() => {
-      library.renewScanLock(this.owner, LOCK_TTL_MS, progress.read).then(
+      library.renewScanLock(owner, LOCK_TTL_MS, progress.read).then(
         (held) => (lockLost ||= !held),
         () => undefined,
       );
@@ -313,7 +347,7 @@ export class Scanner {
       // getScanStatus reads the count from the lock: keep it current every few seconds and per phase.
       if (force || now - lastCount >= PROGRESS_COUNT_MS) {
         lastCount = now;
-        const renewal = library.renewScanLock(this.owner, LOCK_TTL_MS, progress.read).then((held) => (lockLost ||= !held), () => undefined);
+        const renewal = library.renewScanLock(owner, LOCK_TTL_MS, progress.read).then((held) => (lockLost ||= !held), () => undefined);
         if (force) await renewal;
       }
       if (!options.onProgress || (!force && now - lastReport < (options.progressEveryMs ?? 500))) return;
@@ -434,7 +468,7 @@ export class Scanner {
       if (pool) await pool.close();
       // The scan's documents, reads and plan are garbage now: collected once the process goes quiet.
       noteActivity();
-      await library.releaseScanLock(this.owner).catch(() => undefined);
+      await library.releaseScanLock(owner).catch(() => undefined);
     }
   }
 
@@ -451,7 +485,7 @@ export class Scanner {
   async indexFiles(paths: readonly string[], options: IndexFilesOptions = {}): Promise<IndexedFile[]> {
     const started = Date.now();
     const { library, catalog } = this.deps;
-    const owner = `${this.owner}:index`;
+    const owner = `${this.owner}${INDEX_SUFFIX}`;
     if (!options.dryRun) {
       const until = started + (options.waitMs ?? INDEX_LOCK_WAIT_MS);
       while (!(await library.acquireScanLock(owner, options.taskId ?? null, LOCK_TTL_MS))) {
@@ -480,8 +514,37 @@ export class Scanner {
       const updated: TrackDoc[] = [];
       const notSongs: TrackDoc[] = [];
       const roots = new Map<string, MediaRoot>();
-      for (const filePath of [...new Set(paths)]) {
-        const existing = byPath.get(filePath) ?? null;
+      const unique = [...new Set(paths)];
+      const follow = options.follow === true;
+      // Following edits: listed tracks whose file is gone (deleted, or moved: claimed below by its new path).
+      const gone = new Map<string, TrackDoc>();
+      const excluded = new Set<string>();
+      const asked = new Set(unique);
+      if (follow) {
+        for (const d of await library.excluded.find({ _id: { $in: unique } })) excluded.add(d._id);
+        for (const p of unique) {
+          const t = byPath.get(p);
+          if (t && !(await exists(p))) gone.set(t._id, t);
+        }
+      }
+      let byStat: Map<string, TrackDoc> | null = null;
+      /** A listed track whose file vanished and that this new file is (same inode, size and mtime: a rename). */
+      const movedHere = async (f: FoundFile): Promise<TrackDoc | null> => {
+        if (!byStat) {
+          byStat = new Map();
+          for (const t of catalog.tracks.values()) byStat.set(statKey(t.ino, t.size, t.mtimeMs), t);
+        }
+        const t = byStat.get(statKey(f.ino, f.size, f.mtimeMs));
+        if (!t || t.path === f.path) return null;
+        if (gone.has(t._id) || (!asked.has(t.path) && !(await exists(t.path)))) {
+          gone.delete(t._id);
+          return t;
+        }
+        return null;
+      };
+      for (const filePath of unique) {
+        if (follow && (excluded.has(filePath) || gone.has(byPath.get(filePath)?._id ?? ''))) continue;
+        let existing = byPath.get(filePath) ?? null;
         const fail = (code: string, message: string, file?: FoundFile) => {
           results.push({ path: filePath, status: 'failed', trackId: null, sameAs: null, code, message });
           if (file) {
@@ -492,11 +555,14 @@ export class Scanner {
         };
         const file = await this.foundFile(filePath);
         if ('code' in file) {
-          fail(file.code, file.message);
+          if (!follow) fail(file.code, file.message);
           continue;
         }
+        // The walk's rules: hidden entries (the trash, the tag engine's temp files) are no part of the library.
+        if (follow && file.file.relPath.split('/').some((s) => s.startsWith('.'))) continue;
         roots.set(file.root.name, file.root);
         const found = file.file;
+        if (follow && !existing) existing = await movedHere(found);
         let read: ReadResult;
         try {
           read = await readTags(found.path);
@@ -514,6 +580,12 @@ export class Scanner {
         await dirInfo(found.dir);
         await dirInfo(path.dirname(found.dir));
         const sidecars = { lrcPath: lrcFor(dirs, found.path), folderCover: folderCoverFor(dirs, found.dir) };
+        if (follow && !existing && gone.size > 0) {
+          // Moved across file systems (a new inode): the same size, mtime and content as a vanished track of the batch.
+          const fp = trackDocFrom(found, read, sidecars, { id: '', createdAt: now }, now).fp;
+          existing = [...gone.values()].find((t) => contentKey(t.size, t.mtimeMs, t.fp) === contentKey(found.size, found.mtimeMs, fp)) ?? null;
+          if (existing) gone.delete(existing._id);
+        }
         const doc = trackDocFrom(found, read, sidecars, existing ? { id: existing._id, createdAt: existing.createdAt } : { id: newId(), createdAt: now }, now);
         const copy = byContent.get(`${doc.size}:${doc.fp}`);
         const sameAs = copy && copy.path !== found.path ? { id: copy._id, path: copy.path } : null;
@@ -530,12 +602,13 @@ export class Scanner {
       const plan: Plan = {
         walk, roots: [...roots.values()], existing: byPath, unchanged: [], sidecarUpdates: [], movedByInode: [],
         toRead: walk.files.map((f) => ({ file: f, existing: byPath.get(f.path) ?? null })),
-        missing: new Map(), knownFailures: [], staleFailures: indexed,
+        missing: new Map(), knownFailures: [], staleFailures: [...indexed, ...[...gone.values()].map((t) => t.path)],
       };
+      for (const t of gone.values()) results.push({ path: t.path, status: 'failed', trackId: null, sameAs: null, code: 'TAGSONIC_ERR_MEDIA_NOT_FOUND', message: `${t.path} is gone; its song left the library.` });
       await this.recordFailures(plan, failed, failedFiles);
       const before = new Map(updated.map((t) => [t._id, catalog.tracks.get(t._id)]));
-      if (added.length + updated.length + notSongs.length > 0) {
-        await this.commit({ plan, added, updated, moved: [], removed: notSongs, full: false, failed, started, timings: { walk: 0, read: 0, derive: 0, write: 0 }, recordScan: false });
+      if (added.length + updated.length + notSongs.length + gone.size > 0) {
+        await this.commit({ plan, added, updated, moved: [], removed: [...notSongs, ...gone.values()], full: false, failed, started, timings: { walk: 0, read: 0, derive: 0, write: 0 }, recordScan: false });
       }
       // A listed track whose file read the same is unchanged: the commit kept its document.
       for (const r of results) if (r.status !== 'failed' && r.status !== 'added' && r.trackId) r.status = catalog.tracks.get(r.trackId) === before.get(r.trackId) ? 'unchanged' : 'updated';

@@ -1,0 +1,145 @@
+/**
+ * The library follows edits at once (workers/src/scanner/follow-edits.ts) through the real gateway, bus, worker
+ * (scanner, tag writers, plugin pool) and files, read back over Subsonic: the editor's save shows in getSong within
+ * seconds; a replace_text over 20 files is found by search3; a tidy move changes getSong's path and keeps the id;
+ * a delete_files takes the song out; undo_task of the move and of the delete puts both back. No scan runs after the
+ * first one (the watcher is not started here), so only the follower can make the library change. No mocks.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '@tagsonic/core/config';
+import { SubsonicCredentials } from '@tagsonic/core/users';
+import { buildApp } from '@tagsonic/gateway';
+import { startWorker, type Worker } from '@tagsonic/workers';
+import { Scanner } from '@tagsonic/workers/scanner';
+import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
+import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
+import type { Manifest } from '@tagsonic/sdk';
+import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
+import { makeAudio } from './support/audio.ts';
+import { taskFinished } from './support/task-wait.ts';
+
+let home: string;
+let rt: Runtime;
+let worker: Worker;
+let app: FastifyInstance;
+let admin: Session;
+let media: string;
+/** The replace_text task: its report lists the files delete_files may delete. */
+let replaceTask: string;
+const SUBSONIC_PASSWORD = 'follow-sub-password';
+/** How soon after the change the library must show it (the follower gathers for 1 s). */
+const WITHIN_MS = 3_000;
+
+beforeAll(async () => {
+  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-follow-edits-'));
+  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
+  await rt.users.ensureAdmin(ADMIN_PASSWORD);
+  const credentials = new SubsonicCredentials(rt.store, rt.users, rt.secrets.subsonicKey);
+  await credentials.init();
+  await credentials.setPassword('admin', SUBSONIC_PASSWORD);
+  for (const id of ['replace-text', 'tidy-folder']) {
+    const { manifest, code } = await builtinPlugin(id);
+    await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
+  }
+  media = rt.roots.root('media').dir;
+  await mkdir(path.join(media, 'Batch'), { recursive: true });
+  await mkdir(path.join(media, 'Incoming', 'A'), { recursive: true });
+  await makeAudio(path.join(media, 'Single.flac'), { tags: { title: 'Before Save', artist: 'Follower', album: 'Edits' } });
+  for (let n = 1; n <= 20; n++) {
+    await makeAudio(path.join(media, 'Batch', `${String(n).padStart(2, '0')}.mp3`), { freq: 200 + n * 20, tags: { title: `Old Tune ${n}`, artist: 'Batcher', album: 'Twenty' } });
+  }
+  await makeAudio(path.join(media, 'Incoming', 'A', 'moved.flac'), { freq: 900, tags: { title: 'Mover', artist: 'Tidy', album: 'Place' } });
+  const scanner = new Scanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus, readerThreads: 1 });
+  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, scanner, plugins: { registry: rt.plugins, store: rt.store } });
+  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
+  await app.ready();
+  admin = await login(app);
+  await scanner.scan();
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+  await worker?.close();
+  await rt?.close();
+  await rm(home, { recursive: true, force: true });
+});
+
+const finished = (taskId: string) => taskFinished(rt.tasks, taskId, 60_000);
+const select = (...names: string[]) => ({ file_full_path: media, select_data: names.map((name) => ({ icon: 'icon-folder', name, title: name })) });
+
+/** A Subsonic call as a client makes it (JSON): the `subsonic-response` object. */
+async function subsonic(method: string, params: Record<string, string>): Promise<any> {
+  const q = new URLSearchParams({ u: 'admin', p: SUBSONIC_PASSWORD, v: '1.16.1', c: 'vitest', f: 'json', ...params });
+  const res = await app.inject({ method: 'GET', url: `/rest/${method}?${q}` });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json()['subsonic-response'];
+}
+const song = async (id: string) => (await subsonic('getSong', { id })).song as { id: string; title: string; path: string } | undefined;
+const idOf = async (file: string) => {
+  await rt.library.catalog.sync();
+  return [...rt.library.catalog.tracks.values()].find((t) => t.path === file)?._id;
+};
+
+/** Polls until `check` holds; fails when it still does not after `ms`. Returns how long it took. */
+async function within(ms: number, what: string, check: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - started;
+    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('the library follows edits at once', () => {
+  it("the editor's save: getSong shows the new title within seconds", async () => {
+    const file = path.join(media, 'Single.flac');
+    const id = (await idOf(file))!;
+    expect((await song(id))?.title).toBe('Before Save');
+    expectOk(await call(app, admin, 'POST', '/apimt/update_id3/', { music_id3_info: [{ file_full_path: file, title: 'After Save' }] }));
+    await within(WITHIN_MS, 'getSong with the saved title', async () => (await song(id))?.title === 'After Save');
+  }, 30_000);
+
+  it('replace_text over 20 files: search3 finds the new titles, under the same ids', async () => {
+    const ids = new Set(await Promise.all(Array.from({ length: 20 }, (_, i) => idOf(path.join(media, 'Batch', `${String(i + 1).padStart(2, '0')}.mp3`)))));
+    expect((await subsonic('search3', { query: 'New Tune', songCount: '50' })).searchResult3.song ?? []).toHaveLength(0);
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/replace_text/', { ...select('Batch'), replace_text_list: [{ before: 'Old', after: 'New' }], modify_list: ['title'] }));
+    replaceTask = res.data.task_id;
+    expect(await finished(res.data.task_id)).toMatchObject({ counts: { success: 20, fail: 0 } });
+    await within(WITHIN_MS, 'search3 finding the 20 new titles', async () => ((await subsonic('search3', { query: 'New Tune', songCount: '50' })).searchResult3.song ?? []).length === 20);
+    const found = (await subsonic('search3', { query: 'New Tune', songCount: '50' })).searchResult3.song as Array<{ id: string }>;
+    expect(new Set(found.map((s) => s.id))).toEqual(ids);
+    expect((await subsonic('search3', { query: 'Old Tune', songCount: '50' })).searchResult3.song ?? []).toHaveLength(0);
+  }, 60_000);
+
+  it('a tidy move: getSong gives the new path under the same id; undo_task puts it back', async () => {
+    const from = path.join(media, 'Incoming', 'A', 'moved.flac');
+    const id = (await idOf(from))!;
+    expect((await song(id))?.path).toBe('Incoming/A/moved.flac');
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/tidy_folder/', { ...select('Incoming'), root_path: path.join(media, 'Library'), dir_list: [{ value: 'artist' }, { value: 'album' }], rule_form: { is_clean_music: false } }));
+    expect(await finished(res.data.task_id)).toMatchObject({ counts: { success: 1, fail: 0 } });
+    await within(WITHIN_MS, 'getSong with the moved path', async () => (await song(id))?.path === 'Library/Tidy/Place/moved.flac');
+    expect((await song(id))?.title).toBe('Mover');
+
+    expect(expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: res.data.task_id })).data).toMatchObject({ undone: 1, failed: [] });
+    await within(WITHIN_MS, 'getSong with the path back', async () => (await song(id))?.path === 'Incoming/A/moved.flac');
+  }, 60_000);
+
+  it('delete_files: the song leaves the library; undo_task brings it back', async () => {
+    const file = path.join(media, 'Batch', '07.mp3');
+    const id = (await idOf(file))!;
+    const del = expectOk(await call(app, admin, 'POST', '/apimt/delete_files/', { log_id: replaceTask, mode: 'single', paths: [file] })).data;
+    expect(await finished(del.task_id)).toMatchObject({ kind: 'files.delete', counts: { success: 1 } });
+    await within(WITHIN_MS, 'getSong failing for the deleted song', async () => (await subsonic('getSong', { id })).error?.code === 70);
+    const paths = async () => ((await subsonic('search3', { query: 'New Tune', songCount: '50' })).searchResult3.song ?? []).map((s: { path: string }) => s.path);
+    expect(await paths()).toHaveLength(19);
+    expect(await paths()).not.toContain('Batch/07.mp3');
+
+    expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: del.task_id }));
+    await within(WITHIN_MS, 'search3 finding the song again', async () => (await paths()).includes('Batch/07.mp3'));
+    expect(await paths()).toHaveLength(20);
+  }, 60_000);
+});
