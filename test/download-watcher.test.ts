@@ -117,12 +117,12 @@ describe('download-folder watcher', () => {
     expect(last.last_round).toEqual({ files: 0, waiting: 0 });
   });
 
-  it('is off when is_watch_file is false, and one round runs at a time', async () => {
-    await rt.store.collection('settings').updateOne({ _id: 'system' }, { $set: { is_watch_file: false } });
+  it('is off when is_watch_file is switched off (through update_sys, no restart), and one round runs at a time', async () => {
+    expectOk(await call(app, admin, 'POST', '/apimt/update_sys/', { key: 'is_watch_file', value: '0' }));
     try {
       expect(await watcher.tick()).toEqual({ skipped: 'off', files: 0, waiting: 0 });
     } finally {
-      await rt.store.collection('settings').updateOne({ _id: 'system' }, { $set: { is_watch_file: true } });
+      expectOk(await call(app, admin, 'POST', '/apimt/update_sys/', { key: 'is_watch_file', value: '1' }));
     }
     const rounds = await Promise.all([watcher.tick(), new DownloadWatcher({ roots: rt.roots, store: rt.store, tasks: rt.tasks, bus: rt.bus }).tick()]);
     expect(rounds.filter((r) => r.skipped === 'busy')).toHaveLength(1);
@@ -157,5 +157,22 @@ describe('download-folder watcher with tidy_music move', () => {
     expect(await finished(moved.tidyTaskId!)).toMatchObject({ action: '整理文件夹', status: 'success' });
     expect((await listFiles(media)).filter((f) => f.startsWith('Inbox'))).toEqual([path.join('Inbox', 'song.flac')]);
     expect(await probeTags(path.join(media, 'Inbox', 'song.flac'))).toMatchObject({ title: '晴天', album: '叶惠美' });
+  });
+});
+
+describe('download-folder watcher with the clean-up settings', () => {
+  it('tidies with is_clean_music and the clean_* rules saved through update_sys: the flac copy replaces the mp3', async () => {
+    for (const [key, value] of [['tidy_music', 'tidy'], ['root_path', ''], ['is_clean_music', '1'], ['clean_format_priority', 'flac,mp3']]) {
+      expectOk(await call(app, admin, 'POST', '/apimt/update_sys/', { key, value }));
+    }
+    const file = path.join(download, 'Again', '01 晴天.flac');
+    await mkdir(path.dirname(file), { recursive: true });
+    await makeAudio(file, { seconds: 4, tags: { title: '晴天', artist: '周杰伦' } });
+    await watcher.tick();
+    await finished((await watcher.tick()).scrapeTaskId!);
+    const tidied = await watcher.tick();
+    expect(await finished(tidied.tidyTaskId!)).toMatchObject({ action: '整理文件夹', status: 'success' });
+    // 01 晴天.mp3 (tidied by the first test) went; the other song of that folder stays.
+    expect((await listFiles(media)).filter((f) => f.startsWith('周杰伦'))).toEqual([path.join('周杰伦', '叶惠美', '01 晴天.flac'), path.join('周杰伦', '叶惠美', '02 still downloading.mp3')]);
   });
 });

@@ -5,14 +5,15 @@
  *   silence_source_list, silence_modify_list, silence_is_skip_tag, silence_is_folder_album, silence_music_info's
  *   scrape_rate), planned by the plugin like the 自动刮削 route;
  * - then, once that task has ended, 整理文件夹 per tidy_music: `tidy` runs the tidy-folder action with the tidy
- *   settings (root_path, default the media folder; dir_list, default artist/album; rule_form), `move` moves the
+ *   settings (root_path, default the media folder; dir_list, default artist/album; is_clean_music and the clean_*
+ *   rules as its rule_form), `move` moves the
  *   files into root_path as they are (no levels); anything else leaves them in the download folder.
  * A file counts as finished only when a later round sees it with the same size and modification time, so a file
  * still being downloaded or copied is left for the next round. What each file went through is kept in the store
  * (`download_watch`, one document per path), so a restart neither loses nor repeats work; one round runs at a
  * time across processes (a lease on the state document), and every round stamps `lastRunAt` (celeryTaskLastTime).
- * The settings come from the system settings document (`settings`, `_id: 'system'`); `is_watch_file: false` stops
- * the watcher.
+ * The settings are read each round with core/settings' readSettings (defaults filled in there), so a change made with
+ * update_sys applies from the next round on, in every process; `is_watch_file` off stops the watcher.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,7 +21,8 @@ import { newId } from '@tagsonic/core';
 import type { Bus } from '@tagsonic/core/bus';
 import { RPC_SUBJECTS } from '@tagsonic/core/bus';
 import type { MediaRoots } from '@tagsonic/core/media';
-import type { Collection, Doc, Store } from '@tagsonic/core/store';
+import type { Collection, Store } from '@tagsonic/core/store';
+import { readSettings, type SystemSettings } from '@tagsonic/core/settings';
 import { expandSelection, SUBJECTS, type Tasks } from '@tagsonic/core/tasks';
 import type { JsonValue } from '@tagsonic/sdk';
 
@@ -77,12 +79,9 @@ export interface DownloadWatcherDeps {
   now?: () => Date;
 }
 
-type Settings = Record<string, JsonValue>;
-
 export class DownloadWatcher {
   private readonly files: Collection<WatchedFileDoc>;
   private readonly state: Collection<WatcherStateDoc>;
-  private readonly settings: Collection<Doc>;
   private readonly now: () => Date;
   private readonly deps: DownloadWatcherDeps;
 
@@ -90,7 +89,6 @@ export class DownloadWatcher {
     this.deps = deps;
     this.files = deps.store.collection<WatchedFileDoc>(DOWNLOAD_WATCH_COLLECTION);
     this.state = deps.store.collection<WatcherStateDoc>(WATCHER_STATE_COLLECTION);
-    this.settings = deps.store.collection<Doc>('settings');
     this.now = deps.now ?? (() => new Date());
   }
 
@@ -126,8 +124,8 @@ export class DownloadWatcher {
   }
 
   private async round(): Promise<WatchRound> {
-    const settings = ((await this.settings.findOne({ _id: 'system' })) ?? {}) as Settings;
-    if (settings.is_watch_file === false) return { skipped: 'off', files: 0, waiting: 0 };
+    const settings = await readSettings(this.deps.store);
+    if (!settings.is_watch_file) return { skipped: 'off', files: 0, waiting: 0 };
     const root = this.deps.roots.roots.find((r) => r.name === 'download');
     if (!root) return { skipped: 'no-folder', files: 0, waiting: 0 };
     const found = (await expandSelection(this.deps.roots, [root.dir]).catch(() => []))
@@ -165,7 +163,7 @@ export class DownloadWatcher {
     }
     if (ready.length) {
       const options = scrapeOptions(settings);
-      const rate = positive((settings.silence_music_info as Settings | undefined)?.scrape_rate) ?? 1;
+      const rate = positive(settings.silence_music_info.scrape_rate) ?? 1;
       const taskId = await this.createActionTask('auto-scrape', '后台刮削', ready, options, rate);
       for (const file of ready) await this.files.updateOne({ _id: file }, { $set: { scrapeTaskId: taskId } });
       round.scrapeTaskId = taskId;
@@ -174,7 +172,7 @@ export class DownloadWatcher {
   }
 
   /** Files whose scrape task has ended → one tidy task per tidy_music, or marked as left alone. */
-  private async tidyAfterScrape(settings: Settings): Promise<string | null> {
+  private async tidyAfterScrape(settings: SystemSettings): Promise<string | null> {
     const pending = await this.files.find({ scrapeTaskId: { $ne: null }, tidyTaskId: null });
     if (!pending.length) return null;
     const ended = new Map<string, boolean>();
@@ -191,12 +189,12 @@ export class DownloadWatcher {
     let taskId = 'none';
     if ((mode === 'tidy' || mode === 'move') && present.length) {
       const media = this.deps.roots.roots.find((r) => r.name === 'media');
-      const rootPath = typeof settings.root_path === 'string' && settings.root_path.trim() ? settings.root_path.trim() : media?.dir;
+      const rootPath = settings.root_path.trim() || media?.dir;
       if (rootPath) {
         const options: Record<string, JsonValue> = {
           root_path: rootPath,
-          dir_list: mode === 'move' ? [] : Array.isArray(settings.dir_list) ? settings.dir_list : [{ value: 'artist' }, { value: 'album' }],
-          rule_form: mode === 'tidy' && settings.rule_form && typeof settings.rule_form === 'object' ? settings.rule_form : { is_clean_music: false },
+          dir_list: mode === 'move' ? [] : settings.dir_list,
+          rule_form: mode === 'tidy' ? ruleForm(settings) : { is_clean_music: false },
         };
         try {
           taskId = await this.createActionTask('tidy-folder', '整理文件夹', present, options, null);
@@ -238,18 +236,32 @@ export class DownloadWatcher {
   }
 }
 
-/** The background-scraping settings as batchAutoUpdateId3's payload (auto-scrape's defaults for what is unset). */
-export function scrapeOptions(settings: Settings): Record<string, JsonValue> {
-  const info: Record<string, JsonValue> = {};
-  if (typeof settings.silent_select_mode === 'string') info.select_mode = settings.silent_select_mode;
-  if (Array.isArray(settings.silence_source_list) && settings.silence_source_list.length) info.source_list = settings.silence_source_list;
-  if (typeof settings.silence_is_skip_tag === 'boolean') info.is_skip_tag = settings.silence_is_skip_tag;
-  if (typeof settings.silence_is_folder_album === 'boolean') info.is_folder_album = settings.silence_is_folder_album;
-  const rate = positive((settings.silence_music_info as Settings | undefined)?.scrape_rate);
+/** The background-scraping settings as batchAutoUpdateId3's payload; an empty modify list leaves auto-scrape's own. */
+export function scrapeOptions(settings: SystemSettings): Record<string, JsonValue> {
+  const info: Record<string, JsonValue> = {
+    select_mode: settings.silent_select_mode,
+    source_list: settings.silence_source_list,
+    is_skip_tag: settings.silence_is_skip_tag,
+    is_folder_album: settings.silence_is_folder_album,
+  };
+  const rate = positive(settings.silence_music_info.scrape_rate);
   if (rate) info.scrape_rate = rate;
   const options: Record<string, JsonValue> = { music_info: info };
-  if (Array.isArray(settings.silence_modify_list) && settings.silence_modify_list.length) options.modify_list = settings.silence_modify_list;
+  if (settings.silence_modify_list.length) options.modify_list = settings.silence_modify_list;
   return options;
+}
+
+/** The tidy drawer's clean-up keys as the tidy action's rule_form (doc 1 §3 "Tidy form"). */
+function ruleForm(settings: SystemSettings): Record<string, JsonValue> {
+  return {
+    is_clean_music: settings.is_clean_music,
+    clean_format_priority: settings.clean_format_priority,
+    clean_size_rule: settings.clean_size_rule,
+    clean_bitrate_rule: settings.clean_bitrate_rule,
+    clean_sample_rule: settings.clean_sample_rule,
+    clean_name_rule: settings.clean_name_rule,
+    clean_delete_rule: settings.clean_delete_rule,
+  };
 }
 
 function positive(value: JsonValue | undefined): number | null {
