@@ -28,6 +28,8 @@ const MAX_FILES = 200_000;
 const ITEM_FILES = 64;
 /** Two files whose lengths differ by more than this are not one recording (fpcalc's durations, seconds). */
 const MAX_DURATION_GAP = 3;
+/** files.list calls in flight while planning. */
+const LIST_CONCURRENCY = 8;
 /** Paths per files.hashMany / files.statMany call (the host's limit). */
 const MANY_PATHS = 1000;
 /** fpcalc runs in flight: the host runs two tool processes per worker anyway. */
@@ -37,23 +39,27 @@ export default defineBatchAction<Grants>({
   async plan({ paths, options }, caps) {
     const files: FileEntry[] = [];
     const seen = new Set<string>();
-    const walk = async (entry: FileEntry): Promise<void> => {
+    const folders: FileEntry[] = [];
+    const add = (entry: FileEntry) => {
       if (files.length >= MAX_FILES) return;
-      if (entry.type === 'file') {
-        if (AUDIO.test(entry.name) && !seen.has(entry.path)) {
-          seen.add(entry.path);
-          files.push(entry);
-        }
-        return;
+      if (entry.type !== 'file') folders.push(entry);
+      else if (AUDIO.test(entry.name) && !seen.has(entry.path)) {
+        seen.add(entry.path);
+        files.push(entry);
       }
-      const { entries } = await caps.files.list({ path: entry.path });
-      // Hidden entries (the trash of deleted files, .git …) are not library files, as in the tree and the scan.
-      for (const child of entries) if (!child.name.startsWith('.')) await walk(child);
     };
     for (const path of paths) {
       const entry = await caps.files.stat({ path });
-      if (entry) await walk(entry);
+      if (entry) add(entry);
     }
+    // Folders are listed LIST_CONCURRENCY at a time: each listing waits on the host's disk calls, so one after
+    // the other a 10k library's thousand folders left the worker idle most of the plan. The order found does not
+    // matter: the files are sorted below.
+    await drain(folders, LIST_CONCURRENCY, async (folder) => {
+      const { entries } = await caps.files.list({ path: folder.path });
+      // Hidden entries (the trash of deleted files, .git …) are not library files, as in the tree and the scan.
+      for (const child of entries) if (!child.name.startsWith('.')) add(child);
+    });
     files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
     const items: BatchItem[] = [
@@ -198,6 +204,29 @@ async function byFingerprint(caps: Caps, paths: string[]): Promise<BatchItemResu
     return { status: 'skip', reason: `no two recordings alike among ${ok.length} files`, report: { section: 'acoustid', rows: [], groups: [], ...extra } };
   }
   return found('acoustid', groups, extra);
+}
+
+/** Runs `fn` on every value of `queue`, `concurrency` at a time, including values `fn` adds to it meanwhile. */
+async function drain<T>(queue: T[], concurrency: number, fn: (value: T) => Promise<void>): Promise<void> {
+  let active = 0;
+  let failed = false;
+  await new Promise<void>((resolve, reject) => {
+    const pump = () => {
+      if (failed) return;
+      if (queue.length === 0 && active === 0) return resolve();
+      while (active < concurrency && queue.length > 0) {
+        active++;
+        fn(queue.shift()!).then(() => {
+          active--;
+          pump();
+        }, (error: unknown) => {
+          failed = true;
+          reject(error);
+        });
+      }
+    };
+    pump();
+  });
 }
 
 async function mapPool<T, R>(values: T[], concurrency: number, fn: (value: T) => Promise<R>): Promise<R[]> {
