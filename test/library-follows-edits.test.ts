@@ -14,13 +14,16 @@ import { loadConfig } from '@tagsonic/core/config';
 import { SubsonicCredentials } from '@tagsonic/core/users';
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
-import { Scanner } from '@tagsonic/workers/scanner';
+import { followEdits, Scanner } from '@tagsonic/workers/scanner';
+import { connectNatsBus, type Bus } from '@tagsonic/core/bus';
+import { SUBJECTS } from '@tagsonic/core/tasks';
 import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
 import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
 import type { Manifest } from '@tagsonic/sdk';
 import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
 import { makeAudio } from './support/audio.ts';
 import { taskFinished } from './support/task-wait.ts';
+import { startNatsServer } from './support/nats-server.ts';
 
 let home: string;
 let rt: Runtime;
@@ -30,6 +33,7 @@ let admin: Session;
 let media: string;
 /** The replace_text task: its report lists the files delete_files may delete. */
 let replaceTask: string;
+let scanner: Scanner;
 const SUBSONIC_PASSWORD = 'follow-sub-password';
 /** How soon after the change the library must show it (the follower gathers for 1 s). */
 const WITHIN_MS = 3_000;
@@ -53,7 +57,7 @@ beforeAll(async () => {
     await makeAudio(path.join(media, 'Batch', `${String(n).padStart(2, '0')}.mp3`), { freq: 200 + n * 20, tags: { title: `Old Tune ${n}`, artist: 'Batcher', album: 'Twenty' } });
   }
   await makeAudio(path.join(media, 'Incoming', 'A', 'moved.flac'), { freq: 900, tags: { title: 'Mover', artist: 'Tidy', album: 'Place' } });
-  const scanner = new Scanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus, readerThreads: 1 });
+  scanner = new Scanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus, readerThreads: 1 });
   worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, scanner, plugins: { registry: rt.plugins, store: rt.store } });
   app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
   await app.ready();
@@ -141,5 +145,69 @@ describe('the library follows edits at once', () => {
     expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: del.task_id }));
     await within(WITHIN_MS, 'search3 finding the song again', async () => (await paths()).includes('Batch/07.mp3'));
     expect(await paths()).toHaveLength(20);
+  }, 60_000);
+
+  it('waits while a full scan runs, then follows; a scan finding the lock held by a followed batch waits instead of being skipped', async () => {
+    const file = path.join(media, 'Single.flac');
+    const id = (await idOf(file))!;
+    const { store } = rt.library;
+    // Another process's full scan holds the lock: the saved title waits for it.
+    expect(await store.acquireScanLock('elsewhere:1:x:full', null, 60_000)).toBe(true);
+    try {
+      expectOk(await call(app, admin, 'POST', '/apimt/update_id3/', { music_id3_info: [{ file_full_path: file, title: 'During A Scan' }] }));
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect((await song(id))?.title).toBe('After Save');
+    } finally {
+      await store.releaseScanLock('elsewhere:1:x:full');
+    }
+    await within(WITHIN_MS + 2_000, 'getSong with the title saved during the scan', async () => (await song(id))?.title === 'During A Scan');
+
+    // indexFiles (an import, a followed batch) holds the lock briefly: a scan starting then waits for it.
+    expect(await store.acquireScanLock('elsewhere:1:x:index', null, 60_000)).toBe(true);
+    const release = setTimeout(() => void store.releaseScanLock('elsewhere:1:x:index'), 1_000);
+    try {
+      await expect(scanner.scan()).resolves.toMatchObject({ full: false });
+    } finally {
+      clearTimeout(release);
+    }
+    // Held by another scan, a scan still gives up at once.
+    expect(await store.acquireScanLock('elsewhere:1:y', null, 60_000)).toBe(true);
+    await expect(scanner.scan()).rejects.toMatchObject({ code: 'TAGSONIC_ERR_LIBRARY_SCAN_RUNNING' });
+    await store.releaseScanLock('elsewhere:1:y');
+  }, 60_000);
+});
+
+describe('on NATS, with two workers following', () => {
+  it('each event is indexed by one of them, once', async () => {
+    const nats = await startNatsServer();
+    const buses: Bus[] = [];
+    const follows: Array<{ close(): Promise<void> }> = [];
+    try {
+      const calls: string[][] = [];
+      class Counting extends Scanner {
+        override async indexFiles(paths: readonly string[], options: Parameters<Scanner['indexFiles']>[1] = {}) {
+          if (options.follow) calls.push([...paths]);
+          return super.indexFiles(paths, options);
+        }
+      }
+      for (const name of ['worker-1', 'worker-2', 'gateway']) buses.push(await connectNatsBus({ servers: nats.url, name, onError: () => {} }));
+      for (const bus of buses.slice(0, 2)) {
+        follows.push(await followEdits({ bus, scanner: new Counting({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus, readerThreads: 1 }) }));
+      }
+      const fresh = path.join(media, 'Nats', 'fresh.flac');
+      const saved = path.join(media, 'Nats', 'saved.mp3');
+      await mkdir(path.dirname(fresh), { recursive: true });
+      await makeAudio(fresh, { freq: 1200, tags: { title: 'Over Nats', artist: 'Bus' } });
+      await makeAudio(saved, { freq: 1300, tags: { title: 'Saved Over Nats', artist: 'Bus' } });
+      await buses[2]!.publish(SUBJECTS.filesChanged, { taskId: 't1', itemId: 'item-1', paths: [fresh] });
+      await buses[2]!.publish(SUBJECTS.trackUpdated, { path: saved, taskId: 't2', writeId: 'write-1' });
+      await within(WITHIN_MS + 2_000, 'both files in the library', async () => Boolean((await idOf(fresh)) && (await idOf(saved))));
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(calls.flat().sort()).toEqual([fresh, saved].sort());
+    } finally {
+      for (const f of follows) await f.close();
+      for (const b of buses) await b.close();
+      await nats.stop();
+    }
   }, 60_000);
 });
