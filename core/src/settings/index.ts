@@ -4,6 +4,8 @@ export {
   TIDY_DIMENSIONS,
   MODIFY_SCOPES,
   CLEAN_FORMATS,
+  DEFAULT_DECODE_COMMAND,
+  DEFAULT_DECODE_CACHE_ENTRIES,
   isSettingKey,
   type SettingDef,
   type SettingGroup,
@@ -13,6 +15,7 @@ export {
 } from './registry.ts';
 export {
   readSettings,
+  settingsOf,
   publicSettings,
   withoutSecrets,
   updateSetting,

@@ -5,7 +5,6 @@
  * text). Readers get the defaults from here, so no reader keeps its own.
  */
 import { Type, type Static, type TSchema } from 'typebox';
-import { DEFAULT_DECODE_CACHE_ENTRIES, DEFAULT_DECODE_COMMAND } from '../transcode/settings.ts';
 
 /** The screen's groups (doc 2 §2 "System settings": its side menu and drawers). */
 export type SettingGroup = 'save' | 'files' | 'lastfm' | 'transcode' | 'switches' | 'scrape' | 'tidy' | 'speaker' | 'alist' | 'api' | 'llm';
@@ -32,6 +31,11 @@ export const TIDY_DIMENSIONS = ['title', 'artist', 'album', 'album_artist', 'alb
 export const MODIFY_SCOPES = ['title', 'artist', 'album', 'albumartist', 'album_img', 'year', 'lyrics', 'is_save_lyrics_file', 'discnumber', 'tracknumber', 'composer', 'lyricist', 'language'] as const;
 /** doc 2 §9 "Clean rules": formats. */
 export const CLEAN_FORMATS = ['mp3', 'wav', 'flac', 'wma', 'ogg'] as const;
+
+/** Navidrome-style placeholders: %s input file, %b bit rate (kbps), %t start offset (seconds); see transcode/command.ts. */
+export const DEFAULT_DECODE_COMMAND = 'ffmpeg -i %s -ss %t -map 0:a:0 -b:a %bk -v 0 -f mp3 -';
+/** Transcoded files kept on disk. */
+export const DEFAULT_DECODE_CACHE_ENTRIES = 50;
 
 const MAX_TEXT = 2000;
 const Text = (options: Record<string, unknown> = {}) => Type.String({ maxLength: MAX_TEXT, ...options });

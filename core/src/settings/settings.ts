@@ -36,7 +36,11 @@ type Doc = { _id: string } & Record<string, unknown>;
  * build) is read through the wire form once more, else replaced by the default: a reader never sees a bad value.
  */
 export async function readSettings(store: Store): Promise<SystemSettings> {
-  const doc = await store.collection<Doc>(SETTINGS_COLLECTION).findOne({ _id: SYSTEM_SETTINGS_ID });
+  return settingsOf(await store.collection<Doc>(SETTINGS_COLLECTION).findOne({ _id: SYSTEM_SETTINGS_ID }));
+}
+
+/** readSettings over a settings document already read (or none). */
+export function settingsOf(doc: Record<string, unknown> | null | undefined): SystemSettings {
   const out: Record<string, unknown> = {};
   for (const key of SETTING_KEYS) {
     const d: SettingDef = SETTINGS[key];

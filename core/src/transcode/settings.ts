@@ -1,10 +1,11 @@
 /**
- * The transcoding settings of the system settings document (`settings`, `_id: 'system'`):
- * is_play_decode, decode_cache_num and decode_command. The settings screen may not have written
- * them yet, so every value has a default; values arrive as the dashboard sends them ("1"/"0", numbers
- * as text).
+ * The transcoding settings of the system settings (is_play_decode, decode_cache_num, decode_command), read through
+ * core/settings, which holds their defaults and checks.
  */
 import type { Store } from '../store/port.ts';
+import { DEFAULT_DECODE_CACHE_ENTRIES, DEFAULT_DECODE_COMMAND, SETTINGS_COLLECTION, SYSTEM_SETTINGS_ID, settingsOf } from '../settings/index.ts';
+
+export { DEFAULT_DECODE_CACHE_ENTRIES, DEFAULT_DECODE_COMMAND, SETTINGS_COLLECTION, SYSTEM_SETTINGS_ID };
 
 export interface DecodeSettings {
   /** Transcode streams that did not ask for a format with `command`. */
@@ -15,27 +16,10 @@ export interface DecodeSettings {
   command: string;
 }
 
-/** Navidrome-style placeholders: %s input file, %b bit rate (kbps), %t start offset (seconds). */
-export const DEFAULT_DECODE_COMMAND = 'ffmpeg -i %s -ss %t -map 0:a:0 -b:a %bk -v 0 -f mp3 -';
-export const DEFAULT_DECODE_CACHE_ENTRIES = 50;
-const MAX_CACHE_ENTRIES = 100_000;
-
-export const SETTINGS_COLLECTION = 'settings';
-export const SYSTEM_SETTINGS_ID = 'system';
-
-const truthy = (v: unknown): boolean => v === true || v === 1 || v === '1' || v === 'true';
-
 export function decodeSettingsOf(doc: Record<string, unknown> | null | undefined): DecodeSettings {
-  const n = Number(doc?.decode_cache_num);
-  const command = typeof doc?.decode_command === 'string' && doc.decode_command.trim() !== '' ? doc.decode_command.trim() : DEFAULT_DECODE_COMMAND;
-  return {
-    isPlayDecode: truthy(doc?.is_play_decode),
-    cacheEntries:
-      doc?.decode_cache_num === undefined || doc.decode_cache_num === '' || !Number.isFinite(n) || n < 0
-        ? DEFAULT_DECODE_CACHE_ENTRIES
-        : Math.min(MAX_CACHE_ENTRIES, Math.trunc(n)),
-    command,
-  };
+  const s = settingsOf(doc);
+  // '' is the screen's way back to the default command.
+  return { isPlayDecode: s.is_play_decode, cacheEntries: s.decode_cache_num, command: s.decode_command.trim() || DEFAULT_DECODE_COMMAND };
 }
 
 /**

@@ -28,6 +28,8 @@ export async function settingsRoutes(app: FastifyInstance, ctx: Ctx): Promise<vo
     async (request) => {
       const { key, value, clear } = request.body;
       const updated = await updateSetting({ store: ctx.store, roots: ctx.roots, bus: ctx.bus }, key, value, request.user.username, { clear });
+      // This process's streams use the change at once; other processes' readers within their few seconds' cache.
+      ctx.mediaServices.decodeSettings.invalidate();
       return ok(updated, '修改成功！');
     },
   );
