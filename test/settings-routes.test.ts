@@ -162,6 +162,14 @@ describe('system settings API', () => {
     expect((await dict()).secrets_set).not.toContain('llm_api_key');
   });
 
+  it('clear puts any key back to its default; an empty decode_command is the default command', async () => {
+    expectOk(await update('file_list_limit', '10'));
+    expect(expectOk(await update('file_list_limit', undefined, admin, { clear: true })).data.value).toBe(5000);
+    expect(expectOk(await update('decode_command', '')).data.value).toBe('');
+    expect(expectOk(await update('root_path', '')).data.value).toBe('');
+    expect(await dict()).toMatchObject({ file_list_limit: 5000, decode_command: '', root_path: '' });
+  });
+
   it('refuses unknown keys and bad values with their codes, leaving the stored value alone', async () => {
     expectError(await update('no_such_key', '1'), 400, 'TAGSONIC_ERR_SETTINGS_UNKNOWN_KEY');
     expectError(await update('__proto__', '1'), 400, 'TAGSONIC_ERR_SETTINGS_UNKNOWN_KEY');

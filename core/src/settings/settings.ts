@@ -81,7 +81,7 @@ export interface UpdateSettingDeps {
 }
 
 export interface UpdateSettingOptions {
-  /** Empty a secret (an empty value alone keeps it: the screen sends '' for a secret it did not touch). */
+  /** Back to the default, which empties a secret (an empty value alone keeps it: the screen sends '' for a secret it did not touch). */
   clear?: boolean;
 }
 
@@ -103,7 +103,8 @@ export async function updateSetting(deps: UpdateSettingDeps, key: unknown, raw: 
   let value = options.clear ? structuredClone(d.default) : fromWire(d, raw);
   if (value === undefined || !Value.Check(d.schema, value)) throw badValue(key, d, raw);
   if (d.folder && value !== '') value = await confine(deps.roots, key, value as string);
-  if (key === 'decode_command') checkDecodeCommand(value as string);
+  // '' is the default command (the transcoder reads it so); anything else must pass the transcoder's rules now.
+  if (key === 'decode_command' && value !== '') checkDecodeCommand(value as string);
   if (key === 'dir_list') checkLevels(value as Array<{ value: string; value2?: string }>);
 
   await deps.store.collection<Doc>(SETTINGS_COLLECTION).updateOne({ _id: SYSTEM_SETTINGS_ID }, { $set: { [key]: value } }, { upsert: true });

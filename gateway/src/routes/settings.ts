@@ -1,7 +1,8 @@
 /**
  * The system settings (spec doc 2 §7 "System": getSysDict, UpdateSys: key, value; §3 "System settings keys"):
  * GET /apimt/sys_dict/ and POST /apimt/update_sys/. The keys, their types, defaults and checks live in core/settings;
- * this is the HTTP edge. Secrets are write-only: an empty value keeps the stored one, `clear: true` empties it.
+ * this is the HTTP edge. Secrets are write-only: an empty value keeps the stored one, `clear: true` empties it (and
+ * puts any other key back to its default).
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
