@@ -103,6 +103,7 @@ export const EN_LOGS: Record<string, string> = {
   全部删除: 'Delete all',
   '全部失败的文件（{n} 个）': 'Every failed file ({n})',
   整个任务: 'The whole task',
+  修改设置: 'Settings change',
   删除文件: 'Delete files',
   '确认要删除文件？': 'Delete the files?',
   '{n} 个文件（每组保留第一个文件）': '{n} {n:file/files} (the first file of each set stays)',
