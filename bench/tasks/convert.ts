@@ -19,6 +19,7 @@ import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'no
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
+import { cpuOf } from './cpu.ts';
 import { inFlight, load, log, round, startServer, timed } from './server.ts';
 
 const run = promisify(execFile);
@@ -146,13 +147,13 @@ for (let r = 0; r < rounds; r++) {
     log(`round ${r + 1}: ${side} …`);
     if (side === 'tagsonic') {
       await removeOurs();
-      const t = await tagsonic();
+      const { result: t, self, children } = await cpuOf(() => tagsonic());
       argv = t.argvs[0] ?? [];
-      row.tagsonic = { items: t.items, seconds: round(t.seconds), filesPerSec: round(sources.length / t.seconds, 2), counts: t.counts, status: t.status, ffmpegRuns: t.argvs.length };
+      row.tagsonic = { items: t.items, seconds: round(t.seconds), filesPerSec: round(sources.length / t.seconds, 2), cpu: { node: self, tools: children }, counts: t.counts, status: t.status, ffmpegRuns: t.argvs.length };
       if (t.status !== 'success' || t.argvs.length !== sources.length) failed = true;
     } else {
-      const s = await shell();
-      row.shell = { seconds: round(s.seconds), filesPerSec: round(sources.length / s.seconds, 2) };
+      const { result: s, children } = await cpuOf(() => shell());
+      row.shell = { seconds: round(s.seconds), filesPerSec: round(sources.length / s.seconds, 2), cpu: children };
     }
   }
   row.timeRatio = round(row.tagsonic.seconds / row.shell.seconds);
@@ -167,10 +168,10 @@ await removeOurs();
 
 console.log(`ffmpeg argv (the first, as logged): ffmpeg ${argv.map((a) => (/[^\w./:=-]/.test(a) ? `'${a}'` : a)).join(' ')}`);
 console.log(`shell: ${shellScript}`);
-console.log('| round | order | files | Tagsonic s (files/s) | shell s (files/s) | Tagsonic time ÷ shell | same samples | byte-identical | load |');
-console.log('|---|---|---:|---:|---:|---:|---:|---:|---|');
+console.log('| round | order | files | Tagsonic s (files/s) | shell s (files/s) | Tagsonic time ÷ shell | Tagsonic CPU s (node + tools) | shell CPU s | same samples | byte-identical | load |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
 for (const r of rows) {
-  console.log(`| ${r.round} | ${r.order} | ${r.files} | ${r.tagsonic.seconds} (${r.tagsonic.filesPerSec}) | ${r.shell.seconds} (${r.shell.filesPerSec}) | ${r.timeRatio} | ${r.outputs.sameSamples} | ${r.outputs.byteIdentical} | ${r.load.join(' ')} |`);
+  console.log(`| ${r.round} | ${r.order} | ${r.files} | ${r.tagsonic.seconds} (${r.tagsonic.filesPerSec}) | ${r.shell.seconds} (${r.shell.filesPerSec}) | ${r.timeRatio} | ${r.tagsonic.cpu.node} + ${r.tagsonic.cpu.tools} | ${r.shell.cpu} | ${r.outputs.sameSamples} | ${r.outputs.byteIdentical} | ${r.load.join(' ')} |`);
   console.log(`  Tagsonic ${r.tagsonic.items} items, ${r.tagsonic.ffmpegRuns} ffmpeg runs, ${JSON.stringify(r.tagsonic.counts)}`);
 }
 console.log(`JSON ${JSON.stringify({ bench: 'tasks/convert', target: { time: 1.1 }, seconds, rows })}`);

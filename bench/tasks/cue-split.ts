@@ -21,6 +21,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { encodeLegacy } from '../../test/support/mojibake.ts';
+import { cpuOf } from './cpu.ts';
 import { inFlight, load, log, round, startServer, timed } from './server.ts';
 
 const run = promisify(execFile);
@@ -207,14 +208,14 @@ for (let r = 0; r < rounds; r++) {
     for (const side of order) {
       log(`round ${r + 1}, ${target}: ${side} …`);
       if (side === 'tagsonic') {
-        const t = await tagsonic(target);
+        const { result: t, self, children } = await cpuOf(() => tagsonic(target));
         ours = t.outputs;
-        row.tagsonic = { items: t.items, seconds: round(t.seconds), counts: t.counts, status: t.status };
+        row.tagsonic = { items: t.items, seconds: round(t.seconds), cpu: { node: self, tools: children }, counts: t.counts, status: t.status };
         if (t.status !== 'success') failed = true;
       } else {
-        const s = await shnsplit(target);
+        const { result: s, children } = await cpuOf(() => shnsplit(target));
         theirs = s.outputs;
-        row.shnsplit = { seconds: round(s.seconds) };
+        row.shnsplit = { seconds: round(s.seconds), cpu: children };
       }
     }
     row.timeRatio = round(row.tagsonic.seconds / row.shnsplit.seconds);
@@ -229,10 +230,10 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 
-console.log('| round | target | order | tracks | Tagsonic s | shnsplit s | Tagsonic time ÷ shnsplit | identical sample counts | = sheet | load |');
-console.log('|---|---|---|---:|---:|---:|---:|---:|---:|---|');
+console.log('| round | target | order | tracks | Tagsonic s | shnsplit s | Tagsonic time ÷ shnsplit | Tagsonic CPU s (node + tools) | shnsplit CPU s | identical sample counts | = sheet | load |');
+console.log('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
 for (const r of rows) {
-  console.log(`| ${r.round} | ${r.target} | ${r.order} | ${r.tracks} | ${r.tagsonic.seconds} | ${r.shnsplit.seconds} | ${r.timeRatio} | ${r.samples.identical} / ${r.samples.tracks} | ${r.samples.sheetExact} | ${r.load.join(' ')} |`);
+  console.log(`| ${r.round} | ${r.target} | ${r.order} | ${r.tracks} | ${r.tagsonic.seconds} | ${r.shnsplit.seconds} | ${r.timeRatio} | ${r.tagsonic.cpu.node} + ${r.tagsonic.cpu.tools} | ${r.shnsplit.cpu} | ${r.samples.identical} / ${r.samples.tracks} | ${r.samples.sheetExact} | ${r.load.join(' ')} |`);
   console.log(`  Tagsonic ${r.tagsonic.items} items, ${JSON.stringify(r.tagsonic.counts)}`);
 }
 console.log(`JSON ${JSON.stringify({ bench: 'tasks/cue-split', target: { time: 1.2 }, images: imgs.length, rows })}`);
