@@ -37,11 +37,11 @@ const SCAN_POLL_MS = 2_000;
 /** indexFiles waits this long for an incremental scan's lock before the batch is put back and tried later. */
 const LOCK_WAIT_MS = 5_000;
 /**
- * After a batch, the next one waits as long as this one took: during a 10k-file batch edit the library takes at
- * most about half of this worker's time, and each revision (albums and artists derived over the whole library)
- * covers more paths.
+ * After a batch during which more paths came in, the next one waits three times as long as this one took: during a 10k-file batch edit following
+ * takes at most about a quarter of this worker's time, and since each revision derives albums and artists over
+ * the whole library again, slower batches (a larger library) gather more paths each.
  */
-const PAUSE_FACTOR = 1;
+const PAUSE_FACTOR = 3;
 
 interface TrackUpdated {
   path?: unknown;
@@ -104,14 +104,16 @@ export async function followEdits(options: FollowEditsOptions): Promise<Subscrip
         retry = true;
       } else onError(e);
     } finally {
-      notBefore = Date.now() + (retry ? SCAN_POLL_MS : (Date.now() - started) * PAUSE_FACTOR);
+      // The pause only holds back a stream (paths came in while this batch ran): a lone save goes in after the window.
+      notBefore = Date.now() + (retry ? SCAN_POLL_MS : pending.size > 0 ? (Date.now() - started) * PAUSE_FACTOR : 0);
     }
   };
 
   const add = (paths: unknown) => {
     if (!Array.isArray(paths)) return;
     if (pending.size === 0) firstAt = Date.now();
-    for (const p of paths) if (typeof p === 'string' && path.isAbsolute(p)) pending.add(p);
+    // Absolute and normal only (a plugin's change names any text): indexFiles then keeps to the roots.
+    for (const p of paths) if (typeof p === 'string' && path.isAbsolute(p) && path.normalize(p) === p) pending.add(p);
     schedule();
   };
 
