@@ -152,6 +152,18 @@ describe('the library follows edits at once', () => {
     expect(await paths()).toHaveLength(20);
   }, 60_000);
 
+  it('a song taken out by hand (delete_track) stays out when its file is saved', async () => {
+    const file = path.join(media, 'Batch', '12.mp3');
+    const id = (await idOf(file))!;
+    const out = expectOk(await call(app, admin, 'POST', '/apimt/delete_track/', { track_id: id, mode: 'delete_track' })).data;
+    await finished(out.scan_task_id);
+    expect(await idOf(file)).toBeUndefined();
+    expectOk(await call(app, admin, 'POST', '/apimt/update_id3/', { music_id3_info: [{ file_full_path: file, title: 'Saved While Out' }] }));
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(await idOf(file)).toBeUndefined();
+    expect((await subsonic('search3', { query: 'Saved While Out', songCount: '5' })).searchResult3.song ?? []).toHaveLength(0);
+  }, 30_000);
+
   it('waits while a full scan runs, then follows; a scan finding the lock held by a followed batch waits instead of being skipped', async () => {
     const file = path.join(media, 'Single.flac');
     const id = (await idOf(file))!;

@@ -597,7 +597,8 @@ export class Scanner {
       if (options.dryRun) return results;
 
       const indexed = [...added, ...updated].map((t) => t.path);
-      if (indexed.length) await library.excluded.deleteMany({ _id: { $in: indexed } });
+      // An import brings back a file excluded by hand; following edits passed such files over (nothing to delete).
+      if (indexed.length && !follow) await library.excluded.deleteMany({ _id: { $in: indexed } });
       const walk: WalkResult = { files: [...files, ...failedFiles], dirs, errors: [] };
       const plan: Plan = {
         walk, roots: [...roots.values()], existing: byPath, unchanged: [], sidecarUpdates: [], movedByInode: [],
