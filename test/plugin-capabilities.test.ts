@@ -161,7 +161,8 @@ describe('tags', () => {
     const file = inMedia('Album', '01 Tone.flac');
     const reader = load({ tags: { access: 'read', reason: 'r' } });
     const { value } = await reader.call('tags.read', { path: file });
-    expect(value).toMatchObject({ title: 'Tone', artist: 'Tester', tracknumber: 1, path: file, format: 'flac', artwork: null });
+    expect(value).toMatchObject({ title: 'Tone', artist: 'Tester', tracknumber: 1, path: file, format: 'flac', artworkInfo: null });
+    expect(value).not.toHaveProperty('artwork');
     expect(value.duration).toBeCloseTo(3, 0);
     expect(await reader.call('tags.write', { path: file, tags: { title: 'X' } })).toEqual({ absent: true });
 
@@ -312,14 +313,14 @@ describe('bytes across the sandbox', () => {
     }
   });
 
-  it('tags.read hands the embedded cover over as bytes and tags.write takes them back', async () => {
+  it('tags.read hands the embedded cover over as bytes when asked (artwork: true) and tags.write takes them back', async () => {
     const file = inMedia('Album', 'cover.flac');
     await makeAudio(file, { seconds: 1, tags: { title: 'Covered' } });
     await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=64x64:duration=1', '-frames:v', '1', path.join(dir, 'cover.png')]);
     const png = await readFile(path.join(dir, 'cover.png'));
     const code = `exports.roundtrip = async ({ path, png }, caps) => {
       await caps.tags.write({ path, tags: { artwork: { mime: 'image/png', data: png } } });
-      const { artwork } = await caps.tags.read({ path });
+      const { artwork } = await caps.tags.read({ path, artwork: true });
       return { isBytes: artwork.data instanceof Uint8Array, artwork };
     };`;
     const manifest = { id: 'coverwriter', name: 'Cover writer', version: '1.0.0', description: 'Writes a cover.', kind: 'batch-action', entry: 'index.js', permissions: { tags: { access: 'write', reason: 'w' } } };

@@ -22,6 +22,11 @@ exports.edit = async ({ path, title }, caps) => {
   const after = await caps.tags.read({ path });
   return { before: before.title, after: after.title, artist: after.artist, format: after.format };
 };
+exports.cover = async ({ path }, caps) => {
+  const plain = await caps.tags.read({ path });
+  const full = await caps.tags.read({ path, artwork: true });
+  return { plainHasBytes: 'artwork' in plain, plainInfo: plain.artworkInfo, bytes: full.artwork ? full.artwork.data.length : null, mime: full.artwork && full.artwork.mime };
+};
 `;
 
 let dir: string;
@@ -82,6 +87,20 @@ describe('tags on the worker tag threads', () => {
     expect(undone).toMatchObject({ undone: 2, failed: 0 });
     expect(await probeTags(path.join(media, 'a.mp3'))).toMatchObject({ title: '晴天' });
     expect(await probeTags(path.join(media, 'b.flac'))).toMatchObject({ title: 'Two' });
+  });
+
+  it('a read carries the cover\'s bytes only when asked (artwork: true); artworkInfo says there is one either way', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const jpeg = path.join(dir, 'cover.jpg');
+    await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=s=600x600:d=1', '-frames:v', '1', jpeg]);
+    const file = path.join(media, 'covered.mp3');
+    await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=d=1', '-i', jpeg, '-map', '0:a', '-map', '1', '-c:v', 'copy', '-disposition:v', 'attached_pic', '-id3v2_version', '3', file]);
+    const size = (await import('node:fs/promises')).stat(jpeg).then((s) => s.size);
+    const seen = (await plugin.invoke('cover', { path: file })) as { plainHasBytes: boolean; plainInfo: { mime: string; size: number } | null; bytes: number | null; mime: string };
+    expect(seen.plainHasBytes).toBe(false);
+    expect(seen.plainInfo).toEqual({ mime: 'image/jpeg', size: await size });
+    expect(seen).toMatchObject({ bytes: await size, mime: 'image/jpeg' });
   });
 
   it('a file that is not audio fails the call with the engine\'s code; the reader threads stop when idle', async () => {

@@ -142,7 +142,14 @@ export interface TrackTags {
  * @example
  * const { title, duration } = await caps.tags.read({ path: 'Beatles/Help!/13 Yesterday.flac' });
  */
-export interface TrackInfo extends TrackTags {
+export interface TrackInfo extends Omit<TrackTags, 'artwork'> {
+  /**
+   * The embedded cover's bytes — only when read with `{ artwork: true }` (absent otherwise: a cover can be
+   * megabytes, and every concurrent item's copy counts against the plugin's memory limit). `null`: no cover.
+   */
+  artwork?: Artwork | null;
+  /** Whether the file has an embedded cover, its type and size, without its bytes (always present). */
+  artworkInfo: { mime: string; size: number } | null;
   /** The file's full path, as the host resolved it. */
   path: string;
   /** Seconds. */
@@ -162,7 +169,8 @@ export interface TrackInfo extends TrackTags {
  * await caps.tags.write({ path, tags: { lyrics: lrc, lyricist: '林夕' } });
  */
 export interface TagsCapability {
-  read(options: { path: string }): Promise<TrackInfo>;
+  /** The tags; the cover's bytes only with `artwork: true` (else `artworkInfo` says whether there is one). */
+  read(options: { path: string; artwork?: boolean }): Promise<TrackInfo>;
   write(options: { path: string; tags: Partial<TrackTags> }): Promise<{ path: string }>;
   /**
    * `${var}` templates (`${artist} - ${title}`, `${file_song_name}`, `${first_artist_letter}` …, the editor's

@@ -80,7 +80,7 @@ export default defineBatchAction<Grants>({
     const opts = parseOptions(options);
     const path = item.paths[0];
     if (!path) throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', 'the item names no file');
-    const track = await caps.tags.read({ path });
+    const track = await caps.tags.read({ path, artwork: true });
     const current = currentValues(track);
     const wanted = opts.skipTagged ? opts.fields.filter((f) => current[f] === null) : opts.fields;
     const raw = { raw_title: track.title, raw_artist: track.artist, raw_album: track.album };

@@ -60,7 +60,7 @@ export default defineBatchAction<Grants>({
     const edit = parseOptions(options);
     const path = item.paths[0];
     if (!path) throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', 'the item names no file');
-    const track = await caps.tags.read({ path });
+    const track = await caps.tags.read({ path, artwork: true });
     const notes: string[] = [];
 
     const next: Tags = {};
@@ -114,9 +114,9 @@ export default defineBatchAction<Grants>({
     for (const [field, after] of Object.entries(next) as Array<[keyof Tags, Tags[keyof Tags]]>) {
       if (field === 'artwork') {
         const art = after as Artwork | null;
-        if (sameArt(track.artwork, art)) continue;
+        if (sameArt(track.artwork ?? null, art)) continue;
         tags.artwork = art;
-        changes.push({ path: track.path, kind: 'tags', field: 'album_img', before: describeArt(track.artwork), after: describeArt(art) });
+        changes.push({ path: track.path, kind: 'tags', field: 'album_img', before: describeArt(track.artwork ?? null), after: describeArt(art) });
         continue;
       }
       const before = track[field] as string | number | null;

@@ -85,7 +85,7 @@ export default defineBatchAction<Grants>({
     // What was written, as the encoder made it (a rate it does not take is fitted to the nearest one it does).
     const written = await caps.ffmpeg.run({ preset: 'probe', input: name.path }).catch(() => null);
     if (written) Object.assign(report, { sample_rate: written.sampleRate, bitrate_kbps: lossy ? Math.round(written.bitrate / 1000) : null });
-    const { artwork } = await caps.tags.read({ path: source });
+    const { artwork } = await caps.tags.read({ path: source, artwork: true });
     if (!artwork) report.cover = 'none';
     else if (EMBEDS_PICTURE.has(target)) report.cover = 'embedded';
     else if (TAGGABLE_PICTURE.has(target)) {

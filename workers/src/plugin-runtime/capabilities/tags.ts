@@ -27,12 +27,15 @@ export interface TagThreads {
 }
 
 export function tagsCapability(pluginId: string, roots: MediaRoots, journal: TagJournal, access: 'read' | 'write', threads: TagThreads = {}): Record<string, HostFunction> {
-  const readFile = (path: string) => (threads.readers ? threads.readers.read(path, { artwork: true }) : readTags(path, { artwork: true }));
+  const readFile = (path: string, artwork: boolean) => (threads.readers ? threads.readers.read(path, { artwork }) : readTags(path, { artwork }));
   const writeFile: typeof safeWriteTags = threads.writers ? (path, edit, context) => threads.writers!.write(path, edit, context) : safeWriteTags;
   const read: HostFunction = async (args) => {
     try {
-      const target = await roots.resolve(stringField(optionsOf(args, 'tags.read'), 'path', 'tags.read'));
-      const result = await readFile(target.path);
+      const options = optionsOf(args, 'tags.read');
+      const target = await roots.resolve(stringField(options, 'path', 'tags.read'));
+      // The cover's bytes only when asked: each concurrent item's copy lives in the plugin's one isolate.
+      const wantsArtwork = options.artwork === true;
+      const result = await readFile(target.path, wantsArtwork);
       const tags: Record<string, unknown> = {};
       for (const field of EDITABLE_FIELDS) {
         const value = result.tags.fields[field];
@@ -40,7 +43,8 @@ export function tagsCapability(pluginId: string, roots: MediaRoots, journal: Tag
       }
       return {
         ...tags,
-        artwork: result.artwork && ARTWORK_MIMES.has(result.artwork.mime) ? { mime: result.artwork.mime, data: result.artwork.data } : null,
+        ...(wantsArtwork ? { artwork: result.artwork && ARTWORK_MIMES.has(result.artwork.mime) ? { mime: result.artwork.mime, data: result.artwork.data } : null } : {}),
+        artworkInfo: artworkInfoOf(result),
         path: target.path,
         duration: result.audio.duration,
         format: result.audio.format,
@@ -99,4 +103,10 @@ function artworkOf(raw: unknown): TagEdit['artwork'] {
 function leadingNumber(value: string | null): number | null {
   const match = value === null ? null : /^\s*(\d+)/.exec(value);
   return match ? Number(match[1]) : null;
+}
+
+/** The cover's type and size as the read saw it, without its bytes. */
+function artworkInfoOf(result: ReadResult): { mime: string; size: number } | null {
+  const info = result.tags.artwork;
+  return info ? { mime: info.mime, size: info.size } : null;
 }
