@@ -388,8 +388,14 @@ describe('deleting from a report (delete_files, finish_files)', () => {
     expectError(await call(app, admin, 'POST', '/apimt/delete_files/', { log_id: check.data.task_id, mode: 'single', paths: [path.join(media, 'Elsewhere.mp3')] }), 400, 'TAGSONIC_ERR_TASK_NOT_IN_REPORT');
     expectError(await call(app, alice, 'POST', '/apimt/delete_files/', { log_id: check.data.task_id, mode: 'hash', rules: {} }), 403, 'TAGSONIC_ERR_TASK_NOT_YOURS');
 
+    // A preview first: the files the rules would delete, nothing touched; posting that list deletes exactly it.
+    const preview = expectOk(await call(app, admin, 'POST', '/apimt/delete_files/', { log_id: check.data.task_id, mode: 'hash', rules: { nameRule: 'larger' }, dry_run: true }));
+    expect(preview.data).toMatchObject({ dry_run: true, total: 1, paths: [path.join(folder, 'Song (1).mp3')], target_dir: null, task_id: '' });
+    expect((await readdir(folder)).sort()).toEqual(['Other.mp3', 'Song (1).mp3', 'Song.mp3']);
+    expect((await call(app, admin, 'GET', '/apimt/audit_log/?page=1&page_size=50')).json().data.items.filter((e: { action: string }) => e.action === '删除文件')).toEqual([]);
+
     // The default rules keep the copy with the shorter name.
-    const del = expectOk(await call(app, admin, 'POST', '/apimt/delete_files/', { log_id: check.data.task_id, mode: 'hash', rules: { nameRule: 'larger' } }));
+    const del = expectOk(await call(app, admin, 'POST', '/apimt/delete_files/', { log_id: check.data.task_id, mode: 'hash', paths: preview.data.paths }));
     expect(del.data.total).toBe(1);
     expect(await finished(del.data.task_id)).toMatchObject({ kind: 'files.delete', action: '删除文件', status: 'success', counts: { success: 1 } });
     expect((await readdir(folder)).sort()).toEqual(['Other.mp3', 'Song.mp3']);

@@ -278,7 +278,16 @@ describe('operation log and task report', () => {
     await page.locator('.ts-rules-dialog').waitFor();
     await page.waitForTimeout(500); // the dialog's opening transition
     await shot('11-rules-dialog-light');
+    // 预览 lists what the rules would delete, touching nothing; deleting then deletes exactly that list.
     await page.getByTestId('rules-submit').click();
+    const listed = page.getByTestId('rules-preview-table').locator('tr');
+    await listed.first().waitFor();
+    expect(await listed.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-path')))).toEqual([path.join(dups, 'two (2).mp3')]);
+    expect(await page.getByTestId('rules-preview-count').textContent()).toBe('将删除 1 个文件（放入回收站，可撤销）：');
+    expect((await readdir(dups)).sort()).toEqual(['one.mp3', 'two (2).mp3', 'two.mp3']);
+    await page.waitForTimeout(500); // the dialog's opening transition
+    await shot('11b-rules-preview-light');
+    await page.getByTestId('rules-apply').click();
     await notice(page, '创建成功！').waitFor();
     await page.waitForURL((u) => !u.pathname.includes(String(created.data.task_id)));
     await page.locator('[data-testid="log-detail"]:not([data-status="running"])').waitFor({ timeout: 60_000 });

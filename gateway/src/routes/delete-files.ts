@@ -17,7 +17,7 @@ import { stat } from 'node:fs/promises';
 import { ok } from '../envelope.ts';
 import { requireUser } from '../auth.ts';
 import { ErrorEnvelope } from '../schemas/common.ts';
-import { DeleteFilesRequest, FinishFilesRequest, ItemStatusResponse, TaskCreatedResponse } from '../schemas/tasks.ts';
+import { DeleteFilesRequest, DeleteFilesResponse, FinishFilesRequest, ItemStatusResponse } from '../schemas/tasks.ts';
 import { TASK_CREATED } from './tasks.ts';
 import type { Ctx } from '../deps.ts';
 
@@ -40,7 +40,7 @@ export interface DeleteRules {
 export async function deleteFilesRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  r.post('/apimt/delete_files/', { onRequest: requireUser, schema: { body: DeleteFilesRequest, response: { 200: TaskCreatedResponse, '4xx': ErrorEnvelope } } }, async (request) => {
+  r.post('/apimt/delete_files/', { onRequest: requireUser, schema: { body: DeleteFilesRequest, response: { 200: DeleteFilesResponse, '4xx': ErrorEnvelope } } }, async (request) => {
     const { log_id, mode, paths, rules } = request.body;
     const task = await ctx.tasks.get(log_id);
     if (!request.user.isAdmin && task.actor !== request.user.username) throw new TagsonicError('forbidden', 'TAGSONIC_ERR_TASK_NOT_YOURS', 'You can only act on your own tasks.');
@@ -62,9 +62,13 @@ export async function deleteFilesRoutes(app: FastifyInstance, ctx: Ctx): Promise
       throw invalid(NOTHING_TO_DELETE, 'Say which files to delete (paths).');
     }
     chosen = [...new Set(chosen)].filter((p) => !inTrash(p));
+    // Files already gone (deleted from this report before, moved since) are not deleted again.
+    chosen = (await Promise.all(chosen.map(async (p) => ((await stat(p).catch(() => null))?.isFile() ? p : null)))).filter((p): p is string => p !== null);
     if (chosen.length === 0) throw invalid(NOTHING_TO_DELETE, 'There is nothing to delete.');
     const asked = rules as DeleteRules | undefined;
     const targetDir = asked?.deleteMode === 'move' && asked.targetDir ? (await ctx.roots.resolve(asked.targetDir, { mustExist: false })).path : null;
+    // The preview: what this call would delete; posting exactly these paths then deletes exactly them.
+    if (request.body.dry_run === true) return ok({ task_id: '', total: chosen.length, dry_run: true, paths: chosen, target_dir: targetDir }, '');
     const created = await ctx.tasks.create({
       id: newId(),
       kind: DELETE_TASK_KIND,

@@ -119,9 +119,20 @@ export const DeleteFilesRequest = Type.Object(
       mode: Type.Optional(Type.String({ maxLength: 16 })),
     }, { additionalProperties: true })),
     detail_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+    /** List the files the call would delete (and the rules' folder), delete nothing; posting that list as `paths` applies exactly it. */
+    dry_run: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
+
+/** deleteFiles' answer: the delete task; or with dry_run, no task and the files it would delete. */
+export const DeleteFilesResponse = Envelope(Type.Object({
+  task_id: Type.String(),
+  total: Type.Integer(),
+  dry_run: Type.Boolean(),
+  paths: Type.Optional(Type.Array(Type.String())),
+  target_dir: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+}));
 
 /** finishFiles: the report's task and the row (detail_id, or the row's path). */
 export const FinishFilesRequest = Type.Object(

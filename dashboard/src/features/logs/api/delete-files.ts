@@ -21,3 +21,12 @@ export async function deleteFiles(o: { logId: string; mode: DeleteMode; paths?: 
     })
   ).data;
 }
+
+/** What deleting by rules would delete (delete_files with dry_run): nothing is touched; the files and the rules' folder. */
+export async function previewDelete(o: { logId: string; mode: DeleteMode; rules: Record<string, unknown> }): Promise<{ paths: string[]; target_dir: string | null }> {
+  const env = await apiCall<{ paths?: string[]; target_dir?: string | null }>('/apimt/delete_files/', {
+    body: { log_id: o.logId, mode: o.mode, rules: o.rules, dry_run: true },
+    onError: { title: '删除失败！', timeout: SECONDS.five },
+  });
+  return { paths: env.data?.paths ?? [], target_dir: env.data?.target_dir ?? null };
+}

@@ -67,7 +67,7 @@ export function DeleteRulesDialog({ isOpen, onClose, onSubmit }: { isOpen: boole
         actions={
           <>
             <Button text={t('取消')} onClick={onClose} />
-            <Button intent="danger" icon="trash" text={t('按规则删除')} data-testid="rules-submit" disabled={missingDir} onClick={() => onSubmit(form)} />
+            <Button intent="primary" icon="eye-open" text={t('预览')} data-testid="rules-submit" disabled={missingDir} onClick={() => onSubmit(form)} />
           </>
         }
       />

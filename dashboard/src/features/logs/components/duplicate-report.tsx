@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { Button, ButtonGroup } from '../../../components/ui/button.tsx';
 import { Callout, HTMLTable, Section, SectionCard, Spinner, Tag } from '../../../components/ui/display.tsx';
-import { Alert } from '../../../components/ui/overlay.tsx';
+import { Alert, Dialog, DialogBody, DialogFooter } from '../../../components/ui/overlay.tsx';
 import { useT } from '../../../lib/i18n.ts';
-import { deleteFiles } from '../api/delete-files.ts';
+import { deleteFiles, previewDelete } from '../api/delete-files.ts';
 import { getAuditLogDetail } from '../api/get-audit-log-detail.ts';
 import type { DetailRow } from '../api/types.ts';
 import { deleteAllPaths, DUPLICATE_TITLES, duplicateSections, rulesPayload, type DuplicateSection } from '../lib/duplicates.ts';
@@ -26,9 +26,11 @@ async function gather(id: string, section: 'success' | 'delete', signal: AbortSi
   }
 }
 
-/** A delete waiting for its confirmation: files as listed, or a section by rules. */
-type Target = { paths: string[] } | { rules: Record<string, unknown> };
+/** A delete waiting for its confirmation: files as listed (with the rules' delete mode when they came from the rules). */
+type Target = { paths: string[]; rules?: Record<string, unknown> };
 type Pending = { section: DuplicateSection; target: Target; navigate: boolean } | null;
+/** What the rules would delete, shown before anything is: applying deletes exactly these files. */
+type RulesPreview = { section: DuplicateSection; paths: string[]; targetDir: string | null; rules: Record<string, unknown> } | null;
 
 /**
  * 重复检查's detail (spec doc 2 §2): file-hash, file-name and voiceprint duplicates, rows of name, file 1 and
@@ -42,6 +44,7 @@ export function DuplicateReport({ id, version }: { id: string; version: number }
   const [sections, setSections] = useState<DuplicateSection[] | null>(null);
   const [rulesFor, setRulesFor] = useState<DuplicateSection | null>(null);
   const [pending, setPending] = useState<Pending>(null);
+  const [preview, setPreview] = useState<RulesPreview>(null);
   const [submitted, setSubmitted] = useState<Set<string>>(new Set());
   const [deleted, setDeleted] = useState<Set<string>>(new Set());
 
@@ -60,10 +63,10 @@ export function DuplicateReport({ id, version }: { id: string; version: number }
 
   const run = async (p: NonNullable<Pending>) => {
     try {
-      const single = 'paths' in p.target && p.target.paths.length === 1 && !p.navigate;
+      const single = p.target.paths.length === 1 && !p.navigate;
       const task = await deleteFiles({ logId: id, mode: single ? 'single' : p.section.kind, ...p.target });
       if (p.navigate) navigate(`/log_detail/${encodeURIComponent(task.task_id)}/`);
-      else if ('paths' in p.target) setSubmitted((s) => new Set([...s, ...(p.target as { paths: string[] }).paths]));
+      else setSubmitted((s) => new Set([...s, ...p.target.paths]));
     } catch {
       // The client said why.
     }
@@ -96,10 +99,55 @@ export function DuplicateReport({ id, version }: { id: string; version: number }
         onClose={() => setRulesFor(null)}
         onSubmit={(form) => {
           const s = rulesFor!;
+          const rules = rulesPayload(form);
           setRulesFor(null);
-          void run({ section: s, target: { rules: rulesPayload(form) }, navigate: true });
+          previewDelete({ logId: id, mode: s.kind, rules }).then(
+            (found) => setPreview({ section: s, paths: found.paths, targetDir: found.target_dir, rules }),
+            () => undefined, // the client said why
+          );
         }}
       />
+      <Dialog isOpen={preview !== null} onClose={() => setPreview(null)} title={t('规则删除预览')} icon="eye-open" className="ts-rules-preview">
+        <DialogBody>
+          <p data-testid="rules-preview-count">
+            {preview?.targetDir
+              ? t('将把 {n} 个文件移动到 {dir}：', { n: preview.paths.length, dir: preview.targetDir })
+              : t('将删除 {n} 个文件（放入回收站，可撤销）：', { n: preview?.paths.length ?? 0 })}
+          </p>
+          <div className="ts-rules-preview-list">
+            <HTMLTable compact striped className="ts-rules-preview-table" data-testid="rules-preview-table">
+              <tbody>
+                {(preview?.paths ?? []).map((p) => (
+                  <tr key={p} data-path={p}>
+                    <td>
+                      <div>{baseName(p)}</div>
+                      <div className="ts-small ts-muted">{p}</div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          </div>
+        </DialogBody>
+        <DialogFooter
+          actions={
+            <>
+              <Button text={t('取消')} onClick={() => setPreview(null)} />
+              <Button
+                intent="danger"
+                icon="trash"
+                text={t('删除这些文件')}
+                data-testid="rules-apply"
+                onClick={() => {
+                  const p = preview!;
+                  setPreview(null);
+                  void run({ section: p.section, target: { paths: p.paths, rules: p.rules }, navigate: true });
+                }}
+              />
+            </>
+          }
+        />
+      </Dialog>
       <Alert
         isOpen={pending !== null}
         intent="danger"
@@ -114,7 +162,7 @@ export function DuplicateReport({ id, version }: { id: string; version: number }
         }}
       >
         <p data-testid="confirm-text">{t('确认要删除文件？')}</p>
-        {pending && 'paths' in pending.target ? (
+        {pending ? (
           <p className="ts-small ts-muted">
             {pending.target.paths.length === 1 ? pending.target.paths[0] : t('{n} 个文件（每组保留第一个文件）', { n: pending.target.paths.length })}
           </p>
