@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { loadConfig, ensureHome, ensureSecrets, type Config, type Secrets } from '@tagsonic/core/config';
+import { useToolDir } from '@tagsonic/core';
 import { openStore, type Store } from '@tagsonic/core/store';
 import { openBus, type Bus } from '@tagsonic/core/bus';
 import { MediaRoots } from '@tagsonic/core/media';
@@ -35,6 +36,8 @@ export interface Runtime {
  */
 export async function openRuntime(config: Config = loadConfig()): Promise<Runtime> {
   await ensureHome(config);
+  // ffmpeg, ffprobe and fpcalc: <data>/bin/ first (an administrator's own build), else PATH.
+  useToolDir(path.join(config.dataDir, 'bin'));
   const { secrets, created } = await ensureSecrets(config.dataDir);
   const store = await openStore({ mongodbUrl: config.mongodbUrl, dataDir: config.dataDir });
   const bus = await openBus({ natsUrl: config.natsUrl, name: `tagsonic-${process.pid}` });

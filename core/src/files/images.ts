@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { sniffImage } from '../tags/image-info.ts';
 import { invalid, unavailable } from '../errors/errors.ts';
+import { toolPath } from '../tools.ts';
 
 const FFMPEG_TIMEOUT_MS = 20_000;
 const MAX_OUTPUT = 64 * 1024 * 1024;
@@ -25,7 +26,7 @@ export async function toJpeg(data: Uint8Array, options: { maxSide?: number } = {
 
 function runFfmpeg(args: string[], input: Uint8Array): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    const child = spawn('ffmpeg', args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(toolPath('ffmpeg'), args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     let size = 0;
     let stderr = '';

@@ -19,6 +19,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import type { AudioFormat } from './model.ts';
 import { TAG_ERRORS, invalid, unavailable } from './errors.ts';
+import { toolPath } from '../tools.ts';
 
 export interface AudioPayload {
   method: string;
@@ -470,7 +471,7 @@ function aiff(b: Buffer, path: string): AudioPayload {
 export function ffmpegStreamHash(path: string, timeoutMs = 120_000): Promise<AudioPayload> {
   return new Promise((resolve, reject) => {
     const args = ['-v', 'error', '-nostdin', '-protocol_whitelist', 'file,pipe', '-i', `file:${path}`, '-map', '0:a', '-c', 'copy', '-f', 'streamhash', '-hash', 'sha256', 'pipe:1'];
-    const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(toolPath('ffmpeg'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { toJpeg } from '../files/images.ts';
 import { sniffImage } from '../tags/image-info.ts';
 import { unavailable } from '../errors/errors.ts';
+import { toolPath } from '../tools.ts';
 
 export interface CoverSource {
   /** Identifies the picture's bytes: path + mtime + size of the file holding it. */
@@ -201,7 +202,7 @@ function drawDefault(): Promise<Uint8Array> {
     '-frames:v', '1', '-pix_fmt', 'yuvj420p', '-q:v', '3', '-f', 'mjpeg', 'pipe:1',
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(toolPath('ffmpeg'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => chunks.push(c));
     child.stderr.resume();

@@ -20,6 +20,7 @@ import { invalid, unavailable } from '../errors/errors.ts';
 import { profileCommand, templateCommand, type Command } from './command.ts';
 import { Limiter } from './limiter.ts';
 import { bitRateFor, type Profile } from './profiles.ts';
+import { toolPath } from '../tools.ts';
 
 export interface TranscodeSource {
   /** Track id. */
@@ -219,7 +220,7 @@ export class Transcoder {
       throw job.error;
     }
     this.started++;
-    const child = spawn('ffmpeg', command.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(toolPath('ffmpeg'), command.args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     let killedForTime = false;
     const timer = setTimeout(() => {

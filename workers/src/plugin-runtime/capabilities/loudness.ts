@@ -20,6 +20,7 @@ import { Limiter } from '@tagsonic/core/transcode';
 import { isAudioName } from '@tagsonic/core/files';
 import type { HostFunction } from '../../plugin-host/index.ts';
 import { asPluginError, failed, invalidArgument, limit, optionsOf } from './args.ts';
+import { toolPath } from '@tagsonic/core';
 
 export const REPLAYGAIN_REFERENCE_LUFS = -18;
 /** One album per call; more tracks than this is not an album (and would hold the worker's slots for long). */
@@ -95,7 +96,7 @@ async function measure(files: string[], signal?: AbortSignal): Promise<TrackLoud
       const chains = files.map((_, i) => `[${i}:a:0]ebur128=metadata=1:peak=true,ametadata=mode=print:file=pipe\\\\:${i + 3},aresample[m${i}]`);
       const joined = `${files.map((_, i) => `[m${i}]`).join('')}concat=n=${files.length}:v=0:a=1[out]`;
       args.push('-filter_complex', [...chains, joined].join(';'), '-map', '[out]', '-f', 'null', '-');
-      const child = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe', ...files.map(() => 'pipe' as const)] });
+      const child = spawn(toolPath('ffmpeg'), args, { stdio: ['ignore', 'ignore', 'pipe', ...files.map(() => 'pipe' as const)] });
       const tracks = files.map(() => ({ energies: [] as number[], peak: 0 }));
       let stderr = '';
       let why: string | null = null;

@@ -16,6 +16,7 @@ import { fileDigest, type TagJournal } from '@tagsonic/core/tags';
 import type { HostCall, HostFunction } from '../../plugin-host/index.ts';
 import { placeCreated } from './created.ts';
 import { asPluginError, CONFLICT, denied, failed, invalidArgument, limit, optionalNumber, optionsOf, stringField } from './args.ts';
+import { toolPath, type ToolName } from '@tagsonic/core';
 
 /** One ffmpeg/fpcalc run may take this long (a long FLAC converts in well under a minute here). */
 export const TOOL_TIMEOUT_MS = 5 * 60_000;
@@ -44,13 +45,16 @@ interface RunResult {
 const STDERR_KEPT = 64 * 1024;
 
 /** Runs a tool with fixed arguments; non-zero exit, a timeout or a missing binary is `…_FAILED`. */
-export async function runTool(command: string, args: string[], timeoutMs: number, signal?: AbortSignal, okExit: (code: number | null) => boolean = (code) => code === 0): Promise<RunResult> {
+/** The tools resolved through <data>/bin first (core/tools.ts); anything else (a test's sh) is spawned as named. */
+const TOOLS: ReadonlySet<string> = new Set<ToolName>(['ffmpeg', 'ffprobe', 'fpcalc']);
+
+export async function runTool(command: ToolName | (string & {}), args: string[], timeoutMs: number, signal?: AbortSignal, okExit: (code: number | null) => boolean = (code) => code === 0): Promise<RunResult> {
   const release = await limiter.acquire(QUEUE_WAIT_MS).catch(() => {
     throw limit(`${command}: too many ${command} runs are queued; try again later`);
   });
   try {
     return await new Promise<RunResult>((resolve, reject) => {
-      const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(TOOLS.has(command) ? toolPath(command as ToolName) : command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       const chunks: Buffer[] = [];
       let size = 0;
       let stderr = '';
