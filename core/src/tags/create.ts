@@ -74,6 +74,7 @@ export async function createFile(file: NewFile, place: () => Promise<void>, cont
     format: path.extname(file.path).slice(1).toLowerCase(),
     actor: context.actor,
     taskId: context.taskId ?? null,
+    ...(context.itemId ? { itemId: context.itemId } : {}),
     reason: context.reason ?? null,
     undoOf: null,
     at: new Date().toISOString(),

@@ -72,6 +72,8 @@ export interface NewJournalEntry {
   format: string;
   actor: string;
   taskId: string | null;
+  /** The task item that made it (batch actions), when known. */
+  itemId?: string | null;
   reason: string | null;
   /** Set on a write that undid another one. */
   undoOf: string | null;

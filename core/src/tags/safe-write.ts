@@ -31,6 +31,8 @@ export interface WriteContext {
   /** Who asked: a user name, `plugin:<id>`, `system`… */
   actor: string;
   taskId?: string;
+  /** The task item the write belongs to: a crashed item is settled by its own entries (core/tasks settle). */
+  itemId?: string;
   reason?: string;
   /** Set by undo: the write this one reverses. */
   undoOf?: string;
@@ -147,6 +149,7 @@ async function writeOnce(
       format: prepared.format,
       actor: context.actor,
       taskId: context.taskId ?? null,
+      ...(context.itemId ? { itemId: context.itemId } : {}),
       reason: context.reason ?? null,
       undoOf: context.undoOf ?? null,
       at: new Date().toISOString(),

@@ -74,6 +74,7 @@ export function actionItemHandler(deps: ActionItemDeps) {
       const run = async (dryRun: boolean) => checkResult((await deps.pool.invokeAction(cmd.pluginId, 'runItem', { item: cmd.item, options: cmd.options, dryRun, taskId: cmd.taskId, ...(Array.isArray(cmd.expected) ? { preview: cmd.expected as unknown as JsonValue } : {}) }, {
         taskId: cmd.taskId,
         actor: cmd.actor,
+        itemId: cmd.itemId,
       })) as unknown as JsonValue);
       if (!cmd.dryRun && Array.isArray(cmd.expected)) {
         const drift = difference(cmd.expected, (await run(true)).changes ?? []);
@@ -175,8 +176,14 @@ function checkResult(raw: JsonValue): BatchItemResult {
 export function actionSettler(deps: { journal: TagJournal }): ItemSettler {
   return async (task) => {
     const byPath = new Map<string, JournalEntry[]>();
+    const byItem = new Map<string, JournalEntry[]>();
     for (const entry of await deps.journal.listByTask(task._id)) {
       if (entry.undoOf || !['committed', 'undoing', 'undone'].includes(entry.state)) continue;
+      if (entry.itemId) {
+        // Entries that name their item settle that item only (a CUE image's tracks share the image's path).
+        byItem.set(entry.itemId, [...(byItem.get(entry.itemId) ?? []), entry]);
+        continue;
+      }
       for (const p of entry.kind === 'move' && entry.from ? [entry.from, entry.path] : [entry.path]) {
         byPath.set(p, [...(byPath.get(p) ?? []), entry]);
       }
@@ -187,7 +194,7 @@ export function actionSettler(deps: { journal: TagJournal }): ItemSettler {
         return { status: 'fail', errorCode: NOT_RESUMABLE, error: 'Interrupted by a crash, and its saved command is incomplete, so it cannot be resumed.' };
       }
       if (!cmd.dryRun) {
-        const entries = [...new Set(cmd.item.paths.flatMap((p) => byPath.get(p) ?? []))];
+        const entries = [...new Set([...(byItem.get(item._id) ?? []), ...cmd.item.paths.flatMap((p) => byPath.get(p) ?? [])])];
         if (entries.length) return { status: 'success', result: { reason: null, changes: changesOf(entries), settled: true } };
       }
       if (item.attempts >= MAX_ITEM_ATTEMPTS) {

@@ -50,6 +50,8 @@ export interface InvokeBudget {
 export interface TaskBinding {
   taskId: string;
   actor: string;
+  /** The task item being run: journal entries carry it, so a crashed item is settled by its own effects. */
+  itemId?: string;
 }
 
 /** A constant a capability namespace carries (`http.baseUrl`); copied into each fresh context. */

@@ -37,6 +37,6 @@ export async function placeCreated(
       replace: target.replace === true,
     },
     place,
-    { journal, actor: `plugin:${call.pluginId}`, taskId: task.taskId, reason: `plugin ${call.pluginId}` },
+    { journal, actor: `plugin:${call.pluginId}`, taskId: task.taskId, ...(task.itemId ? { itemId: task.itemId } : {}), reason: `plugin ${call.pluginId}` },
   );
 }

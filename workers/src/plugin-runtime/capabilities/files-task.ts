@@ -43,7 +43,7 @@ export function taskAwareMove(pluginId: string, roots: MediaRoots, journal: TagJ
       await mkdir(path.dirname(to.path), { recursive: true });
       const move = isAudioName(path.basename(from.path)) ? moveTrack : moveFile;
       try {
-        await move(from.path, to.path, { journal, actor: `plugin:${pluginId}`, taskId: call.task.taskId, reason: `plugin ${pluginId}` });
+        await move(from.path, to.path, { journal, actor: `plugin:${pluginId}`, taskId: call.task.taskId, ...(call.task.itemId ? { itemId: call.task.itemId } : {}), reason: `plugin ${pluginId}` });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EXDEV') return await plainMove(args, call);
         if (isTagsonicError(error) && error.code === 'TAGSONIC_ERR_FILES_NAME_TAKEN') {
@@ -69,7 +69,7 @@ export function taskAwareDelete(pluginId: string, roots: MediaRoots, journal: Ta
       if (inTrash(target.path)) throw invalidArgument(`files.delete: ${path.basename(target.path)} is in the trash already`);
       const to = trashPathFor(roots, target.path, call.task.taskId);
       await mkdir(path.dirname(to), { recursive: true });
-      const context = { journal, actor: `plugin:${pluginId}`, taskId: call.task.taskId, reason: `plugin ${pluginId}: delete` };
+      const context = { journal, actor: `plugin:${pluginId}`, taskId: call.task.taskId, ...(call.task.itemId ? { itemId: call.task.itemId } : {}), reason: `plugin ${pluginId}: delete` };
       if (isAudioName(path.basename(target.path))) {
         await moveTrack(target.path, to, context);
       } else {

@@ -61,7 +61,7 @@ export function tagsCapability(pluginId: string, roots: MediaRoots, journal: Tag
     try {
       const target = await roots.resolve(stringField(options, 'path', 'tags.write'));
       const edit = editOf(options.tags);
-      await writeFile(target.path, edit, { journal, actor: `plugin:${pluginId}`, reason: `plugin ${pluginId}`, ...(call?.task ? { taskId: call.task.taskId } : {}) });
+      await writeFile(target.path, edit, { journal, actor: `plugin:${pluginId}`, reason: `plugin ${pluginId}`, ...(call?.task ? { taskId: call.task.taskId, ...(call.task.itemId ? { itemId: call.task.itemId } : {}) } : {}) });
       return { path: target.path };
     } catch (error) {
       throw asPluginError(error);
