@@ -97,7 +97,11 @@ describe('dashboard in chromium', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Forgot password?' }).click();
     await expect.poll(() => page.locator('.bp6-dialog code', { hasText: './run passwd admin' }).count()).toBe(1);
     await screenshot(page, '01-login-forgot-password');
+    // Escape closes it — once it has finished opening (under load an Escape during the transition was lost, and the
+    // sign-in below then typed behind the dialog).
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     await page.keyboard.press('Escape');
+    await page.locator('.bp6-dialog').waitFor({ state: 'detached' });
     await screenshot(page, '01-login');
 
     await page.fill('#ts-username', 'admin');
