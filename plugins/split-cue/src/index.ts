@@ -37,6 +37,8 @@ interface TrackData {
   encoding: string;
   /** The sheet's last track: a dry run lists the sources' deletes on it, once. */
   last: boolean;
+  /** The image's sample rate, probed once per image by `plan` (absent in items planned before it was). */
+  rate: number | null;
 }
 
 const dirOf = (p: string) => p.slice(0, p.lastIndexOf('/'));
@@ -132,12 +134,21 @@ export default defineBatchAction<Grants>({
           failing(`the sheet's audio file ${missing.join(', ')} is not beside it`);
           continue;
         }
+        // One probe per image here rather than one per track in runItem (a CD image is 10–20 tracks).
+        const rates = new Map<string, number>();
+        for (const image of new Set(images.values())) rates.set(image, (await caps.ffmpeg.run({ preset: 'probe', input: image })).sampleRate);
+        const silent = [...rates].find(([, rate]) => !rate);
+        if (silent) {
+          failing(`${silent[0]} has no sample rate`);
+          continue;
+        }
         const digits = Math.max(2, String(sheet.tracks.length).length);
         for (const [i, track] of sheet.tracks.entries()) {
           const nn = String(track.number).padStart(digits, '0');
           const data: TrackData = {
             cue, sheet: index, total: sheet.tracks.length, number: track.number, start: track.start, end: track.end,
             tags: trackTags(sheet, i), name: safeName(`${nn} - ${track.title ?? `Track ${nn}`}`), images: [...images.values()], encoding: decoded.encoding, last: i === sheet.tracks.length - 1,
+            rate: rates.get(images.get(track.file)!)!,
           };
           items.push({ key: `${cue}#${nn}`, paths: [images.get(track.file)!], data });
         }
@@ -156,7 +167,7 @@ export default defineBatchAction<Grants>({
     const image = item.paths[0]!;
     if (!(await caps.files.stat({ path: image }))) return { status: 'skip', reason: `${image} is gone` };
 
-    const { sampleRate } = await caps.ffmpeg.run({ preset: 'probe', input: image });
+    const sampleRate = typeof track.rate === 'number' && track.rate > 0 ? track.rate : (await caps.ffmpeg.run({ preset: 'probe', input: image })).sampleRate;
     if (!sampleRate) return { status: 'fail', reason: `${image} has no sample rate` };
     const startSample = samplesOf(track.start, sampleRate);
     const endSample = track.end === null ? undefined : samplesOf(track.end, sampleRate);

@@ -13,7 +13,8 @@
  *   cut with `atrim` on decoded samples, so a CUE track has exactly the sample count its cue times give (75 CD
  *   frames a second; the same split points as shntool's `shnsplit`), with `tags` (a fixed set of keys) replacing
  *   the image's own and the image's cover carried over; from a WAV/FLAC/WavPack/TTA/AIFF image ffmpeg seeks to
- *   just before the track first (extract-seek.ts).
+ *   just before the track first (extract-seek.ts). A WAV track of a PCM WAV image is the data chunk's byte range
+ *   copied, no ffmpeg at all (wav-cut.ts).
  *
  * For a task, the written file is journaled as created (created.ts): undo_task moves it into the task's trash.
  */
@@ -28,6 +29,7 @@ import { placeCreated } from './created.ts';
 import { asPluginError, CONFLICT, denied, invalidArgument, optionalNumber, optionsOf, stringField } from './args.ts';
 import { audioInput, NO_NETWORK, runTool, TOOL_TIMEOUT_MS } from './media-tools.ts';
 import { extractWindow, imageRates } from './extract-seek.ts';
+import { cutWav, wavLayout } from './wav-cut.ts';
 
 interface TargetFormat {
   ext: string;
@@ -150,6 +152,11 @@ export function convertPresets(roots: MediaRoots, filesAccess: 'read' | 'write' 
         }
         const from = await audioInput(roots, job, 'input', 'ffmpeg.run');
         const to = await output(job, format);
+        const layout = name === 'wav' && path.extname(from).toLowerCase() === '.wav' ? await wavLayout(from) : null;
+        if (layout) {
+          await mkdir(path.dirname(to), { recursive: true });
+          return await cutWav(roots, journal, call, { image: from, layout, start, end, tags: tags as Record<string, string>, target: to });
+        }
         const { seek, trim } = await extractWindow(from, start, end, (file) => rateOf(file, call.signal));
         const rate = format.lossy ? rateArgs(name, bitrate ?? 320, undefined) : [];
         return await produce(to, from, (temp) => [...NO_NETWORK, ...seek, '-i', from, ...streams(format), '-af', trim, '-map_metadata', '-1', ...metadata, ...format.codec, ...rate, ...id3(format), '-f', format.muxer, temp], call);
