@@ -4,13 +4,18 @@
  * disk and holds little memory, so those run ITEMS_PER_SLOT × the worker's command concurrency at a time (at least
  * MIN_ITEMS): the duplicate check, the file-name and folder actions.
  *
+ * A plugin that also reads and writes tags (granted `tags`, and otherwise only those two: replace-text, the genre
+ * rules, fix-encoding …) runs up to TAGS_ITEMS items at once in lanes of its own kind: its TagLib work runs on the
+ * worker's tag threads, and what its items hand into its one sandbox is bounded there, not here: a large result
+ * (a track's cover) waits while the sandbox's invocations already hold a quarter of its memory
+ * (plugin-host/crossing-budget.ts), so sixteen items on 4 MB covers no longer abort the process.
+ *
  * Every other plugin keeps to the command concurrency, as before, across all of them: its items wait for one of
  * those lanes before they start (their time limits not yet running), telling the bus they are alive meanwhile.
  * - `ffmpeg`: the host runs two tool processes at a time and a run waits at most a minute for its turn
  *   (capabilities/media-tools.ts); more conversions would only queue there until they fail as busy.
- * - `tags`, `http`, `sources`, `llm`…: an invocation holds what crossed into the sandbox (a track's cover, a
- *   site's answer) until it ends, and all items of a plugin share one sandbox of 64 MB. Sixteen replace-text items
- *   at once on tracks with 4 MB covers made isolated-vm abort the whole process (FatalRuntimeError); eight did not.
+ * - `http`, `sources`, `llm`: a site's or a model's pacing would only make more items wait there, time limits
+ *   running.
  */
 import type { Delivery } from '@tagsonic/core/bus';
 import type { PluginRegistry } from '@tagsonic/core/plugins';
@@ -18,6 +23,10 @@ import { Limiter } from '@tagsonic/core/transcode';
 
 /** The grants of plugins whose items run in the wide lanes. */
 const LIGHT_GRANTS: ReadonlySet<string> = new Set(['files', 'fingerprint']);
+/** The grants of plugins whose items run in the tags lanes. */
+const TAGS_GRANTS: ReadonlySet<string> = new Set([...LIGHT_GRANTS, 'tags']);
+/** Items of tags plugins at once per worker (bench/tasks/edit.ts: 8 / 16 / 32 measured, bench/README.md). */
+const TAGS_ITEMS = 16;
 const ITEMS_PER_SLOT = 4;
 const MIN_ITEMS = 16;
 /** A plugin's grants are looked up once per this long (a new version with other grants is seen after it). */
@@ -27,36 +36,41 @@ const KEEPALIVE_MS = 20_000;
 /** Long enough to mean "until a lane frees" (Limiter needs a finite wait; setTimeout caps at 2^31 − 1 ms). */
 const WAIT_FOREVER_MS = 2 ** 31 - 1;
 
+type Kind = 'light' | 'tags' | 'narrow';
+
 export interface ActionLanes {
   /** Items the bus hands this worker at once. */
   readonly inFlight: number;
-  /** The item handler, holding the items of all but files-only plugins to the command concurrency. */
+  /** The item handler: files-only plugins' items at once, tags plugins' up to TAGS_ITEMS, the others' at the command concurrency. */
   wrap<T extends { pluginId: string }>(handler: (delivery: Delivery<T>) => Promise<void>): (delivery: Delivery<T>) => Promise<void>;
 }
 
 export function actionLanes(concurrency: number, registry: Pick<PluginRegistry, 'active'>): ActionLanes {
   const narrowLanes = Math.max(concurrency, 2);
-  const narrow = new Limiter(narrowLanes);
-  const kinds = new Map<string, { light: boolean; until: number }>();
+  const inFlight = Math.max(concurrency * ITEMS_PER_SLOT, MIN_ITEMS, narrowLanes);
+  const lanes = { narrow: new Limiter(narrowLanes), tags: new Limiter(Math.min(Math.max(TAGS_ITEMS, narrowLanes), inFlight)) };
+  const kinds = new Map<string, { kind: Kind; until: number }>();
 
-  const isLight = async (pluginId: string): Promise<boolean> => {
+  const kindOf = async (pluginId: string): Promise<Kind> => {
     const known = kinds.get(pluginId);
-    if (known && known.until > Date.now()) return known.light;
+    if (known && known.until > Date.now()) return known.kind;
     // A plugin that is gone or disabled fails in the handler with its reason; it takes a lane like any other.
-    const permissions = (await registry.active(pluginId).catch(() => null))?.manifest.permissions;
-    const light = Boolean(permissions) && Object.keys(permissions!).every((grant) => LIGHT_GRANTS.has(grant));
-    kinds.set(pluginId, { light, until: Date.now() + GRANTS_TTL_MS });
-    return light;
+    const grants = Object.keys((await registry.active(pluginId).catch(() => null))?.manifest.permissions ?? { none: true });
+    const kind: Kind = grants.every((grant) => LIGHT_GRANTS.has(grant)) ? 'light' : grants.every((grant) => TAGS_GRANTS.has(grant)) ? 'tags' : 'narrow';
+    kinds.set(pluginId, { kind, until: Date.now() + GRANTS_TTL_MS });
+    return kind;
   };
 
   return {
-    inFlight: Math.max(concurrency * ITEMS_PER_SLOT, MIN_ITEMS, narrowLanes),
+    inFlight,
     wrap: (handler) => async (delivery) => {
-      if (await isLight(delivery.payload.pluginId)) return handler(delivery);
+      const kind = await kindOf(delivery.payload.pluginId);
+      if (kind === 'light') return handler(delivery);
+      const lane = lanes[kind];
       const keepalive = setInterval(() => void delivery.working().catch(() => undefined), KEEPALIVE_MS);
       let release: () => void;
       try {
-        release = await narrow.acquire(WAIT_FOREVER_MS);
+        release = await lane.acquire(WAIT_FOREVER_MS);
       } finally {
         clearInterval(keepalive);
       }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import ivm from 'isolated-vm';
 import { BOOTSTRAP_SOURCE, HOST_GLOBAL, wrapPluginCode } from './bootstrap.ts';
 import { HTTP_BUSY, PLUGIN_ERROR_CODES, PluginError, pluginThrownCode, type PluginErrorCode } from './errors.ts';
+import { CrossingBudget, type CrossingHold } from './crossing-budget.ts';
 import { crossingSize, parseSandboxCrossing, toSandboxCrossing, type JsonValue } from './json.ts';
 import { PluginHealth, type PluginStats } from './stats.ts';
 
@@ -102,6 +103,13 @@ export interface Sandbox {
 }
 
 const MAX_HOST_ARGS_CHARS = 8 * 1024 * 1024;
+/** A capability result this large (JSON characters plus bytes) counts against the sandbox's crossing budget. */
+const LARGE_RESULT = 256 * 1024;
+/**
+ * The share of the isolate's memory that large results of invocations in flight may hold at once: 16 MB of a
+ * 64 MB isolate (eight 4 MB covers at once were measured safe, sixteen aborted the process).
+ */
+const CROSSING_SHARE = 1 / 4;
 const SEGMENT = /^[A-Za-z_$][\w$]*$/;
 const COPY_IN_PROMISE_OUT = { arguments: { copy: true }, result: { promise: true, copy: true } } as const;
 
@@ -122,6 +130,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const { functions: hostFunctions, values: hostValues } = flattenCapabilities(options.capabilities ?? {});
   const shapeJson = JSON.stringify({ functions: [...hostFunctions.keys()], values: [...hostValues] });
   const health = new PluginHealth(options.maxConsecutiveFailures ?? 5);
+  const crossing = new CrossingBudget(Math.floor(memoryLimitMb * 1024 * 1024 * CROSSING_SHARE));
   let live: Promise<LiveIsolate> | null = null;
   let closed = false;
 
@@ -168,7 +177,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
    * The host side of every capability call: JSON and bytes in, an envelope (JSON and bytes) out, the message
    * only on failure. `marker` is the invocation's bytes marker (see json.ts).
    */
-  const dispatcher = (signal: AbortSignal, marker: string, task: TaskBinding | undefined, invocation: Pick<HostCall, 'deadline' | 'paced'>) => async (path: string, argsJson: string, argsBytes: unknown): Promise<[string, Uint8Array[]]> => {
+  const dispatcher = (signal: AbortSignal, hold: CrossingHold, marker: string, task: TaskBinding | undefined, invocation: Pick<HostCall, 'deadline' | 'paced'>) => async (path: string, argsJson: string, argsBytes: unknown): Promise<[string, Uint8Array[]]> => {
     try {
       if (signal.aborted) throw new Error('the invocation has ended');
       const fn = typeof path === 'string' ? hostFunctions.get(path) : undefined;
@@ -180,6 +189,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       if (!Array.isArray(args)) throw new Error('the arguments are not a list');
       const value = await fn(args, task ? { pluginId: id, signal, task, ...invocation } : { pluginId: id, signal, ...invocation });
       const reply = toSandboxCrossing({ ok: true, value: value === undefined ? null : value }, marker);
+      const size = crossingSize(reply.text, reply.bytes);
+      // Held inside the isolate until the invocation ends: wait while others hold the budget (crossing-budget.ts).
+      if (size >= LARGE_RESULT) await crossing.take(hold, size, signal);
       return [reply.text, reply.bytes];
     } catch (error) {
       // The code crosses (the plugin may branch on it and rethrow); the stack and cause stay here.
@@ -203,7 +215,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       throw classify(vm, current, error); // the isolate may have died between two invocations
     }
     const ended = new AbortController();
-    const host = new ivm.Reference(dispatcher(ended.signal, marker, task, invocation));
+    const hold: CrossingHold = { held: 0 };
+    const host = new ivm.Reference(dispatcher(ended.signal, hold, marker, task, invocation));
     let runner: ivm.Reference<(name: string, optionsJson: string, optionsBytes: Uint8Array[], shapeJson: string, maxResultChars: number, marker: string) => Promise<[string, Uint8Array[]]>> | undefined;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -240,6 +253,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     } finally {
       clearTimeout(timer);
       ended.abort();
+      crossing.release(hold);
       // Every Reference into the context must go, or the released context stays alive and the isolate's heap
       // fills up after a few hundred invocations (measured).
       // (Releasing is safe after the isolate was disposed, too.)
