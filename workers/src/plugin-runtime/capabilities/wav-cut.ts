@@ -155,6 +155,8 @@ export async function cutWav(
       const buffer = Buffer.allocUnsafe(Math.min(COPY_BUFFER, length));
       let done = 0;
       while (done < length) {
+        // A stopped task stops its copy too, as it stops an ffmpeg run (media-tools.ts runTool's signal).
+        call.signal?.throwIfAborted();
         const { bytesRead } = await source.read(buffer, 0, Math.min(buffer.length, length - done), layout.dataOffset + start * layout.blockAlign + done);
         if (bytesRead === 0) throw new Error(`${path.basename(image)} ended early (changed while it was cut?)`);
         const chunk = buffer.subarray(0, bytesRead);
