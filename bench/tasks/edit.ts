@@ -3,8 +3,8 @@
  *   node --no-node-snapshot bench/tasks/edit.ts [--files 10000] [--rounds 2] [--worker-concurrency 4]
  * Engine: POST /apimt/replace_text/ (regex `^(.+)$` → `$1 ·b` on the title, so every titled file changes) over a
  * folder of the library hard-linked into the media folder; timed from the POST to the task's end: planning (the
- * default expansion), one bus command per file, the worker's items in flight (the command concurrency: a tags
- * plugin's items hold covers in its sandbox, workers/src/action-lanes.ts), each a sandbox invocation of the
+ * default expansion), one bus command per file, the worker's items in flight (a tags plugin's: 16 per worker,
+ * workers/src/action-lanes.ts; the covers they may hold are bounded by the sandbox's crossing budget), each a sandbox invocation of the
  * replace-text plugin reading the tags (on the worker's reader threads) and writing the title through the host's
  * journaled safe write (on its writer threads).
  * Peer: core/tags createTagWriterPool (the worker's writer pool, every core, 32 in flight) writing the same new
