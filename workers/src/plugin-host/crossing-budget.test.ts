@@ -67,6 +67,31 @@ describe('crossing budget', () => {
     await expect(big.sandbox.invoke('run', {})).resolves.toBe(6 * 1024 * 1024);
   }, 30_000);
 
+  it('a timeout spent mostly waiting for others\' large results is congestion, not the plugin\'s failure', async () => {
+    let first = true;
+    const s = createSandbox({
+      id: 'queued', memoryLimitMb: 16, timeoutMs: 1_000, maxConsecutiveFailures: 1,
+      code: 'exports.run = async (o, caps) => { const c = await caps.tags.cover(); await caps.tags.hold(); return c.length; };',
+      capabilities: {
+        tags: {
+          // The first invocation holds 6 MB (over the 4 MB budget) for 700 ms; the second waits ~650 ms of its 1 s.
+          cover: () => { const size = first ? 6 * 1024 * 1024 : 1024 * 1024; first = false; return new Uint8Array(size); },
+          hold: () => new Promise((resolve) => setTimeout(resolve, 700)),
+        },
+      },
+    });
+    open.push(s);
+    const holder = s.invoke('run', {});
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const error = await s.invoke('run', {}).then(() => null, (e: unknown) => e as Error & { code: string; details?: Record<string, unknown> });
+    await expect(holder).resolves.toBe(6 * 1024 * 1024);
+    expect(error?.code).toBe('TAGSONIC_ERR_PLUGIN_TIMEOUT');
+    expect(error?.message).toMatch(/waiting for the plugin's other calls to release their large results/);
+    expect(error?.details?.crossingWaitMs).toBeGreaterThan(500);
+    // Not counted towards auto-disable (one failure in a row would have disabled it).
+    expect(s.stats()).toMatchObject({ disabled: false, consecutiveFailures: 0 });
+  }, 30_000);
+
   it('admits in order, releases when an invocation ends, and forgets a waiter whose invocation ended', async () => {
     const budget = new CrossingBudget(10);
     const a = { held: 0 };

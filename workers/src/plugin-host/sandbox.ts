@@ -130,7 +130,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const { functions: hostFunctions, values: hostValues } = flattenCapabilities(options.capabilities ?? {});
   const shapeJson = JSON.stringify({ functions: [...hostFunctions.keys()], values: [...hostValues] });
   const health = new PluginHealth(options.maxConsecutiveFailures ?? 5);
-  const crossing = new CrossingBudget(Math.floor(memoryLimitMb * 1024 * 1024 * CROSSING_SHARE));
+  const largeResults = new CrossingBudget(Math.floor(memoryLimitMb * 1024 * 1024 * CROSSING_SHARE));
   let live: Promise<LiveIsolate> | null = null;
   let closed = false;
 
@@ -177,7 +177,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
    * The host side of every capability call: JSON and bytes in, an envelope (JSON and bytes) out, the message
    * only on failure. `marker` is the invocation's bytes marker (see json.ts).
    */
-  const dispatcher = (signal: AbortSignal, hold: CrossingHold, marker: string, task: TaskBinding | undefined, invocation: Pick<HostCall, 'deadline' | 'paced'>) => async (path: string, argsJson: string, argsBytes: unknown): Promise<[string, Uint8Array[]]> => {
+  const dispatcher = (signal: AbortSignal, hold: CrossingHold & { waitedMs: number }, marker: string, task: TaskBinding | undefined, invocation: Pick<HostCall, 'deadline' | 'paced'>) => async (path: string, argsJson: string, argsBytes: unknown): Promise<[string, Uint8Array[]]> => {
     try {
       if (signal.aborted) throw new Error('the invocation has ended');
       const fn = typeof path === 'string' ? hostFunctions.get(path) : undefined;
@@ -191,7 +191,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       const reply = toSandboxCrossing({ ok: true, value: value === undefined ? null : value }, marker);
       const size = crossingSize(reply.text, reply.bytes);
       // Held inside the isolate until the invocation ends: wait while others hold the budget (crossing-budget.ts).
-      if (size >= LARGE_RESULT) await crossing.take(hold, size, signal);
+      if (size >= LARGE_RESULT) hold.waitedMs += await largeResults.take(hold, size, signal);
       return [reply.text, reply.bytes];
     } catch (error) {
       // The code crosses (the plugin may branch on it and rethrow); the stack and cause stay here.
@@ -205,6 +205,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     marker: string,
     task: TaskBinding | undefined,
     invocation: Pick<HostCall, 'deadline' | 'paced'>,
+    hold: CrossingHold & { waitedMs: number },
   ): Promise<JsonValue> => {
     const current = acquire();
     const vm = await current;
@@ -215,7 +216,6 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       throw classify(vm, current, error); // the isolate may have died between two invocations
     }
     const ended = new AbortController();
-    const hold: CrossingHold = { held: 0 };
     const host = new ivm.Reference(dispatcher(ended.signal, hold, marker, task, invocation));
     let runner: ivm.Reference<(name: string, optionsJson: string, optionsBytes: Uint8Array[], shapeJson: string, maxResultChars: number, marker: string) => Promise<[string, Uint8Array[]]>> | undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -253,7 +253,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     } finally {
       clearTimeout(timer);
       ended.abort();
-      crossing.release(hold);
+      largeResults.release(hold);
       // Every Reference into the context must go, or the released context stays alive and the isolate's heap
       // fills up after a few hundred invocations (measured).
       // (Releasing is safe after the isolate was disposed, too.)
@@ -311,8 +311,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           else pacing.waitedMs += event.waitedMs;
         },
       };
+      // The large results this invocation holds (crossing-budget.ts), and how long it waited to receive them.
+      const hold = { held: 0, waitedMs: 0 };
       try {
-        const value = await run(exportName, crossing, marker, task, invocation);
+        const value = await run(exportName, crossing, marker, task, invocation, hold);
         health.succeeded(performance.now() - started);
         return value;
       } catch (error) {
@@ -322,6 +324,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         // made of it, or a timeout that was mostly spent waiting for pacing turns.
         const busy = pacing.busyRetryAfterMs !== null;
         const timedOutWaiting = failure.code === PLUGIN_ERROR_CODES.timeout && pacing.waitedMs * 2 >= elapsed;
+        // Or mostly spent waiting for other invocations of the plugin to let go of their large results.
+        const timedOutQueued = failure.code === PLUGIN_ERROR_CODES.timeout && !timedOutWaiting && hold.waitedMs * 2 >= elapsed;
         if (busy && failure.code === HTTP_BUSY && typeof failure.details?.retryAfterSec !== 'number') {
           // The capability's details stay on the host side of the boundary; the caller needs the retry time.
           failure = pluginError(HTTP_BUSY, failure.message, { ...failure.details, retryAfterSec: Math.max(1, Math.ceil(pacing.busyRetryAfterMs! / 1000)) });
@@ -329,9 +333,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           failure = pluginError(PLUGIN_ERROR_CODES.timeout,
             `${failure.message} (${(pacing.waitedMs / 1000).toFixed(1)} s of it waiting for turns under the source's request pacing)`,
             { ...failure.details, pacingWaitMs: Math.round(pacing.waitedMs) });
+        } else if (timedOutQueued) {
+          failure = pluginError(PLUGIN_ERROR_CODES.timeout,
+            `${failure.message} (${(hold.waitedMs / 1000).toFixed(1)} s of it waiting for the plugin's other calls to release their large results)`,
+            { ...failure.details, crossingWaitMs: Math.round(hold.waitedMs) });
         }
         // A missing export answers the host's question (has this batch action a plan?): not the plugin's failure.
-        if (failure.code !== PLUGIN_ERROR_CODES.noExport) health.failed(elapsed, failure.code, failure.message, { congestion: busy || timedOutWaiting });
+        if (failure.code !== PLUGIN_ERROR_CODES.noExport) health.failed(elapsed, failure.code, failure.message, { congestion: busy || timedOutWaiting || timedOutQueued });
         throw failure;
       }
     },
