@@ -216,7 +216,13 @@ describe('operation log and task report', () => {
     await page.getByTestId('stop-task').waitFor();
     const running = page.locator('[data-section="running"]');
     // The rows are as of the last refresh (3 s): the item may have run meanwhile, and then the server refuses.
-    const queued = running.locator('tbody tr').last();
+    // Items already running have no stop button (16 run at once, more than a page of 10): page on to a queued one.
+    await running.locator('tbody tr').first().waitFor();
+    for (let i = 0; i < 5 && (await running.getByTestId('stop-item').count()) === 0; i++) {
+      await running.getByRole('button', { name: '下一页' }).click();
+      await page.waitForTimeout(200);
+    }
+    const queued = running.locator('tbody tr').filter({ has: page.getByTestId('stop-item') }).last();
     const queuedId = await queued.getAttribute('data-row-id');
     const answer = page.waitForResponse((r) => r.url().includes('/apimt/stop_audit_log_detail_run/'));
     await queued.getByTestId('stop-item').click();
