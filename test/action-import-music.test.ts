@@ -204,8 +204,9 @@ describe('import collection through /apimt/import_music/', () => {
   it('an import waits for a running library scan (the scan lock) and then indexes', async () => {
     await mkdir(path.join(media, 'Later'), { recursive: true });
     await makeAudio(path.join(media, 'Later', 'Late Bloom.flac'), { freq: 880, tags: { title: 'Late Bloom', artist: 'Quill Avenue' } });
-    // Another process's scan holds the lock for a moment.
-    expect(await rt.library.store.acquireScanLock('another-process', null, 60_000)).toBe(true);
+    // Another process's scan holds the lock for a moment — taken once the library has followed the previous
+    // test's edits (its follower holds the same lock while it indexes them).
+    await expect.poll(() => rt.library.store.acquireScanLock('another-process', null, 60_000), { timeout: 30_000 }).toBe(true);
     const id = expectOk(await call(app, admin, 'POST', '/apimt/import_music/', { ...select('Later'), music_info: {}, is_skip_exist: true })).data.task_id;
     await new Promise((r) => setTimeout(r, 1500));
     expect((await rt.tasks.get(id)).status).toBe('running');
