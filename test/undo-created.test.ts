@@ -82,7 +82,7 @@ async function withCover(file: string, tags: Record<string, string>): Promise<vo
 }
 
 async function undo(taskId: string) {
-  return expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: taskId })).data as { undone: number; skipped: number; failed: unknown[] };
+  return expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: taskId })).data as { undone: number; skipped: number; failed: unknown[]; kept: unknown[] };
 }
 
 describe('undo_task takes back the files a task created', () => {
@@ -169,7 +169,7 @@ describe('undo_task takes back the files a task created', () => {
     await writeFile(at('strm-out', 'Strm', 'Album', '03.strm'), 'edited by hand since');
 
     const answer = await undo(res.data.task_id);
-    expect(answer).toMatchObject({ undone: 2, skipped: 1, failed: [] });
+    expect(answer).toMatchObject({ undone: 2, skipped: 1, failed: [], kept: [{ path: at('strm-out', 'Strm', 'Album', '03.strm'), reason: expect.stringMatching(/changed/i) }] });
     const after = await tree(media);
     expect(after[path.join('strm-out', 'Strm', 'Album', '03.strm')]).toBeDefined();
     delete after[path.join('strm-out', 'Strm', 'Album', '03.strm')];

@@ -182,7 +182,9 @@ export async function taskRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> 
       const artists = await ctx.library.artists.undoTask(task._id);
       await ctx.tasks.annotate(task._id, { undoneAt: new Date(), undoneBy: request.user.username });
       const failed = report.items.filter((it) => it.status === 'failed').map((it) => ({ path: it.path, reason: it.error?.message ?? it.note ?? 'failed' }));
-      const data = { undone: report.undone + artists.length, skipped: report.skipped, failed };
+      // Created files changed since (skipped with the reason undoCreate gave): the user may still take them with force.
+      const kept = report.items.filter((it) => it.status === 'skipped' && it.note && !it.note.startsWith('the write is ')).map((it) => ({ path: it.path, reason: it.note! }));
+      const data = { undone: report.undone + artists.length, skipped: report.skipped, failed, kept };
       if (artists.length === 0 && report.items.length > 0 && report.failed === report.items.length) {
         throw new TagsonicError('conflict', 'TAGSONIC_ERR_UNDO_FAILED', failed[0]?.reason ?? 'Nothing could be undone.', { details: data });
       }

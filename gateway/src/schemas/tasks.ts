@@ -46,6 +46,8 @@ export const UndoTaskResponse = Envelope(Type.Object({
   undone: Type.Integer(),
   skipped: Type.Integer(),
   failed: Type.Array(Type.Object({ path: Type.String(), reason: Type.String() })),
+  /** Files the task created that were changed since: left where they are (counted in skipped); `force` takes them too. */
+  kept: Type.Array(Type.Object({ path: Type.String(), reason: Type.String() })),
 }));
 
 export const AuditLogQuery = Type.Object(

@@ -7,6 +7,8 @@ export interface UndoTaskReport {
   skipped: number;
   /** Effects that could not be put back, and why (e.g. the file was changed again since). */
   failed: { path: string; reason: string }[];
+  /** Files the task created that were changed since: left in place (counted in skipped); 仍然撤销 takes them too. */
+  kept?: { path: string; reason: string }[];
 }
 
 /**
@@ -22,11 +24,12 @@ export async function undoTask(taskId: string, options: { force?: boolean; onFor
       onSuccess: (data) => {
         const r = (data ?? {}) as Partial<UndoTaskReport>;
         const failed = Array.isArray(r.failed) ? r.failed : [];
+        const kept = Array.isArray(r.kept) ? r.kept : [];
         const content = translate('已恢复 {n} 个文件，跳过 {skipped} 个，失败 {failed} 个', { n: r.undone ?? 0, skipped: r.skipped ?? 0, failed: failed.length });
-        if (!failed.length) return { title: '撤销成功！', content, timeout: SECONDS.three };
+        if (!failed.length && !kept.length) return { title: '撤销成功！', content, timeout: SECONDS.three };
         return {
           title: '撤销成功！',
-          content: [content, ...failed.map((f) => f.reason)].join(' · '),
+          content: [content, ...failed.map((f) => f.reason), ...kept.map((k) => k.reason)].join(' · '),
           intent: 'warning',
           timeout: forceAction ? 0 : SECONDS.five,
           action: forceAction,
