@@ -1,8 +1,14 @@
 /** English texts, keyed by the Chinese wording they replace (see i18n.ts). */
+import { EN_LIBRARY } from './i18n-en-library.ts';
 import { EN_LOGS } from './i18n-en-logs.ts';
+import { EN_PLAYER } from './i18n-en-player.ts';
+import { EN_STATS } from './i18n-en-stats.ts';
 
 export const EN: Record<string, string> = {
   ...EN_LOGS,
+  ...EN_LIBRARY,
+  ...EN_PLAYER,
+  ...EN_STATS,
   // Shell and navigation
   首页: 'Home',
   操作台: 'Console',
