@@ -6,12 +6,14 @@
  * The page loads no inline script: the gateway's CSP is `script-src 'self'`.
  */
 import { build, context, type BuildOptions, type Metafile } from 'esbuild';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const ROOT = import.meta.dirname;
 const OUT = path.join(ROOT, 'dist');
 const ASSETS = 'assets';
+/** How long an older build's chunks are kept beside a new build (pages opened before it lazy-load them). */
+const STALE_MS = 30 * 60_000;
 
 const options: BuildOptions = {
   absWorkingDir: ROOT,
@@ -60,10 +62,16 @@ async function finish(metafile: Metafile): Promise<{ js: string; css?: string; f
   const js = path.basename(entry[0]);
   const css = entry[1].cssBundle ? path.basename(entry[1].cssBundle) : undefined;
   await writeFile(path.join(OUT, 'index.html'), page(js, css));
-  // Deleting stale files only after the new ones exist keeps a running server's page loadable.
+  // Deleting stale files only after the new ones exist keeps a running server's page loadable; files of a build
+  // from the last STALE_MS stay too, so a page opened before this build can still load its lazy chunks.
   const fresh = new Set(outputs.map(([file]) => path.basename(file)));
   const assetDir = path.join(OUT, ASSETS);
-  for (const file of await readdir(assetDir)) if (!fresh.has(file)) await rm(path.join(assetDir, file), { force: true });
+  const cutoff = Date.now() - STALE_MS;
+  for (const file of await readdir(assetDir)) {
+    if (fresh.has(file)) continue;
+    const st = await stat(path.join(assetDir, file)).catch(() => null);
+    if (st && st.mtimeMs < cutoff) await rm(path.join(assetDir, file), { force: true });
+  }
   return { js, css, files: fresh.size };
 }
 
