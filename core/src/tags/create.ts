@@ -21,7 +21,7 @@ import { fsyncDir, type JournalEntry } from './journal.ts';
 import { emptyFields, type TagSnapshot } from './model.ts';
 import { inspectFile } from './read.ts';
 import { diffSnapshots } from './edit.ts';
-import type { WriteContext, WriteResult } from './safe-write.ts';
+import { entryContext, type WriteContext, type WriteResult } from './safe-write.ts';
 
 export { bytesDigest, fileDigest, type FileDigest };
 
@@ -72,12 +72,7 @@ export async function createFile(file: NewFile, place: () => Promise<void>, cont
     replaced,
     source: file.source ?? null,
     format: path.extname(file.path).slice(1).toLowerCase(),
-    actor: context.actor,
-    taskId: context.taskId ?? null,
-    ...(context.itemId ? { itemId: context.itemId } : {}),
-    reason: context.reason ?? null,
-    undoOf: null,
-    at: new Date().toISOString(),
+    ...entryContext({ ...context, undoOf: undefined }),
     before: NO_TAGS,
     after: NO_TAGS,
     changed: [],

@@ -13,7 +13,7 @@ import { TAG_ERRORS, conflict } from './errors.ts';
 import { fsyncDir, type JournalEntry } from './journal.ts';
 import { inspectFile } from './read.ts';
 import { emptyFields, type TagSnapshot } from './model.ts';
-import type { WriteContext, WriteResult } from './safe-write.ts';
+import { entryContext, type WriteContext, type WriteResult } from './safe-write.ts';
 
 /** A move's result in the shape of a write's: no field changed, `movedFrom` always set. */
 export interface MoveResult extends WriteResult {
@@ -22,60 +22,38 @@ export interface MoveResult extends WriteResult {
 
 export async function moveTrack(from: string, to: string, context: WriteContext): Promise<MoveResult> {
   const { format, tags } = await inspectFile(from);
-  const writeId = newId();
-  await context.journal.begin({
-    _id: writeId,
-    kind: 'move',
-    path: to,
-    from,
-    format,
-    actor: context.actor,
-    taskId: context.taskId ?? null,
-    ...(context.itemId ? { itemId: context.itemId } : {}),
-    reason: context.reason ?? null,
-    undoOf: context.undoOf ?? null,
-    at: new Date().toISOString(),
-    before: tags,
-    after: tags,
-    changed: [],
-    artworkChanged: false,
-  });
-  try {
-    await renameTrack(from, to);
-  } catch (err) {
-    await context.journal.fail(writeId, err instanceof Error ? err.message : String(err)).catch(() => undefined);
-    throw err;
-  }
-  await fsyncDir(path.dirname(to));
-  if (path.dirname(from) !== path.dirname(to)) await fsyncDir(path.dirname(from));
-  await context.journal.commit(writeId);
-  return { writeId, path: to, before: tags, after: tags, changed: [], artworkChanged: false, movedFrom: from };
+  return journaledRename(from, to, { snapshot: tags, format, plain: false, rename: renameTrack }, context);
 }
 
 /** A journaled move of a file that is not audio (never over another file); undone with its task like a track's. */
 export async function moveFile(from: string, to: string, context: WriteContext): Promise<MoveResult> {
   const none: TagSnapshot = { fields: emptyFields(), artists: [], albumartists: [], genres: [], artwork: null };
+  return journaledRename(from, to, { snapshot: none, format: path.extname(from).slice(1).toLowerCase(), plain: true, rename: renameNoClobber }, context);
+}
+
+/** The protocol both moves share: entry `pending` → rename → fsync both folders → `committed` (or `failed`). */
+async function journaledRename(
+  from: string,
+  to: string,
+  how: { snapshot: TagSnapshot; format: string; plain: boolean; rename: (from: string, to: string) => Promise<unknown> },
+  context: WriteContext,
+): Promise<MoveResult> {
   const writeId = newId();
   await context.journal.begin({
     _id: writeId,
     kind: 'move',
-    plain: true,
+    ...(how.plain ? { plain: true } : {}),
     path: to,
     from,
-    format: path.extname(from).slice(1).toLowerCase(),
-    actor: context.actor,
-    taskId: context.taskId ?? null,
-    ...(context.itemId ? { itemId: context.itemId } : {}),
-    reason: context.reason ?? null,
-    undoOf: context.undoOf ?? null,
-    at: new Date().toISOString(),
-    before: none,
-    after: none,
+    format: how.format,
+    ...entryContext(context),
+    before: how.snapshot,
+    after: how.snapshot,
     changed: [],
     artworkChanged: false,
   });
   try {
-    await renameNoClobber(from, to);
+    await how.rename(from, to);
   } catch (err) {
     await context.journal.fail(writeId, err instanceof Error ? err.message : String(err)).catch(() => undefined);
     throw err;
@@ -83,7 +61,7 @@ export async function moveFile(from: string, to: string, context: WriteContext):
   await fsyncDir(path.dirname(to));
   if (path.dirname(from) !== path.dirname(to)) await fsyncDir(path.dirname(from));
   await context.journal.commit(writeId);
-  return { writeId, path: to, before: none, after: none, changed: [], artworkChanged: false, movedFrom: from };
+  return { writeId, path: to, before: how.snapshot, after: how.snapshot, changed: [], artworkChanged: false, movedFrom: from };
 }
 
 /** Moves a file back to where a journaled move took it from; `entry` is claimed for undo by the caller. */

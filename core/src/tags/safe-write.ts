@@ -38,6 +38,21 @@ export interface WriteContext {
   undoOf?: string;
 }
 
+/**
+ * The journal entry's fields that say who wrote and why, from a write's context: every kind of entry (tag write,
+ * move, created file) carries them the same way, so crash settling and undo read them alike.
+ */
+export function entryContext(context: Omit<WriteContext, 'journal'>) {
+  return {
+    actor: context.actor,
+    taskId: context.taskId ?? null,
+    ...(context.itemId ? { itemId: context.itemId } : {}),
+    reason: context.reason ?? null,
+    undoOf: context.undoOf ?? null,
+    at: new Date().toISOString(),
+  };
+}
+
 export interface WriteResult {
   writeId: string;
   path: string;
@@ -147,12 +162,7 @@ async function writeOnce(
       _id: writeId,
       path: filePath,
       format: prepared.format,
-      actor: context.actor,
-      taskId: context.taskId ?? null,
-      ...(context.itemId ? { itemId: context.itemId } : {}),
-      reason: context.reason ?? null,
-      undoOf: context.undoOf ?? null,
-      at: new Date().toISOString(),
+      ...entryContext(context),
       before,
       after,
       changed,
