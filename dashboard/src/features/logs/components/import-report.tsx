@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Button, ButtonGroup } from '../../../components/ui/button.tsx';
 import { HTMLTable, Section, SectionCard, Tag } from '../../../components/ui/display.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import { getImportSection, type ImportSectionKey } from '../api/get-import-section.ts';
 import type { DetailRow, LogDetail } from '../api/types.ts';
 import { pagesOf, SECTION_PAGE_SIZE, sectionsOf } from '../lib/report.ts';
-import { ReportSection, type RowActions } from './report-section.tsx';
+import { ReportSection, SectionPager, type RowActions } from './report-section.tsx';
 
 /** The task kind of 导入收藏 (plugins/import-music). */
 export const IMPORT_TASK_KIND = 'action:import-music';
@@ -166,17 +165,7 @@ function ImportSection({ taskId, list, version, dryRun }: { taskId: string; list
             </tbody>
           </HTMLTable>
         </div>
-        {pages > 1 ? (
-          <div className="ts-report-pager" data-testid="section-pager">
-            <ButtonGroup>
-              <Button small icon="chevron-left" aria-label={t('上一页')} disabled={page <= 1} onClick={() => setPage(page - 1)} />
-              <Button small icon="chevron-right" aria-label={t('下一页')} disabled={page >= pages} onClick={() => setPage(page + 1)} />
-            </ButtonGroup>
-            <span className="ts-small" data-testid="section-page-label">
-              {t('第 {page} / {pages} 页', { page, pages })}
-            </span>
-          </div>
-        ) : null}
+        <SectionPager page={page} pages={pages} onPage={setPage} />
       </SectionCard>
     </Section>
   );

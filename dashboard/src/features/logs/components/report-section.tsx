@@ -210,19 +210,26 @@ export function ReportSection({ section, actions, version }: { section: ReportSe
             </tbody>
           </HTMLTable>
         </div>
-        {pages > 1 ? (
-          <div className="ts-report-pager" data-testid="section-pager">
-            <ButtonGroup>
-              <Button small icon="chevron-left" aria-label={t('上一页')} disabled={page <= 1} onClick={() => setPage(page - 1)} />
-              <Button small icon="chevron-right" aria-label={t('下一页')} disabled={page >= pages} onClick={() => setPage(page + 1)} />
-            </ButtonGroup>
-            <span className="ts-small" data-testid="section-page-label">
-              {t('第 {page} / {pages} 页', { page, pages })}
-            </span>
-          </div>
-        ) : null}
+        <SectionPager page={page} pages={pages} onPage={setPage} />
       </SectionCard>
       <CandidateDrawers row={candidateRow} onClose={() => setCandidateRow(null)} onFinish={FINISHABLE_SECTIONS.has(key) ? actions.finish : undefined} />
     </Section>
+  );
+}
+
+/** A report section's pager (previous / next, "第 n / m 页"); nothing when everything fits on one page. */
+export function SectionPager({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
+  const t = useT();
+  if (pages <= 1) return null;
+  return (
+    <div className="ts-report-pager" data-testid="section-pager">
+      <ButtonGroup>
+        <Button small icon="chevron-left" aria-label={t('上一页')} disabled={page <= 1} onClick={() => onPage(page - 1)} />
+        <Button small icon="chevron-right" aria-label={t('下一页')} disabled={page >= pages} onClick={() => onPage(page + 1)} />
+      </ButtonGroup>
+      <span className="ts-small" data-testid="section-page-label">
+        {t('第 {page} / {pages} 页', { page, pages })}
+      </span>
+    </div>
   );
 }
