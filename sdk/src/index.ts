@@ -20,3 +20,4 @@ export type { ArtistInfo, SearchOptions, SearchResultSong, TagSource } from './t
 export { defineTagSource } from './tag-source.ts';
 export type { BatchAction, BatchChange, BatchItem, BatchItemResult, BatchPlanInput, BatchRunItemInput } from './batch-action.ts';
 export { defineBatchAction } from './batch-action.ts';
+export { formatStamp, lyricLines, normaliseLrc } from './lrc.ts';

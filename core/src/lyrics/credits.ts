@@ -3,7 +3,7 @@
  * X" — which the editor copies into the composer and lyricist tags when the user copies a lyric (the
  * spec's extractLyric). Pure read: the lyric itself is not changed.
  */
-import { lyricLines } from './lrc.ts';
+import { lyricLines } from '@tagsonic/sdk';
 
 /** The spec's extractLyric data; '' when the lyric does not say. */
 export interface LyricCredits {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatStamp, lyricLines, normaliseLrc } from './lrc.ts';
+import { formatStamp, lyricLines, normaliseLrc } from '@tagsonic/sdk';
 import { extractCredits } from './credits.ts';
 
 describe('normaliseLrc', () => {

@@ -19,9 +19,8 @@
  * Everything Migu answers is checked before use: a field that is missing or of another type means the API
  * changed, and is reported as `response shape changed: <field>` so the /mod screen says what broke.
  */
-import { defineTagSource, PluginError, type HttpCapability, type Manifest, type SearchResultSong } from '@tagsonic/sdk';
+import { defineTagSource, normaliseLrc, PluginError, type HttpCapability, type Manifest, type SearchResultSong } from '@tagsonic/sdk';
 import manifest from '../manifest.json' with { type: 'json' };
-import { normaliseLrc } from './lrc.ts';
 import { md5Hex } from './md5.ts';
 
 /**
@@ -226,7 +225,7 @@ export default defineTagSource<MiguManifest>({
     // The file server checks that the download comes from the app.
     const text = await getText(caps, { host: parts[1] ?? FILE_HOST, path: parts[2]! }, { ...appHeaders, referer: 'https://app.c.nf.migu.cn/' });
     if (text === null) return null;
-    const lrc = normaliseLrc(text);
-    return lrc.trim() ? lrc : null;
+    const lrc = normaliseLrc(text).trim();
+    return lrc || null;
   },
 });

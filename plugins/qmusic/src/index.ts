@@ -16,10 +16,9 @@
  * Everything QQ answers is checked before use: a field that is missing or of another type means the API changed,
  * and is reported as `response shape changed: <field>` so the /mod screen says what broke.
  */
-import { defineTagSource, PluginError, type ArtistInfo, type HttpCapability, type Manifest, type SearchResultSong } from '@tagsonic/sdk';
+import { defineTagSource, normaliseLrc, PluginError, type ArtistInfo, type HttpCapability, type Manifest, type SearchResultSong } from '@tagsonic/sdk';
 import manifest from '../manifest.json' with { type: 'json' };
 import { base64Bytes, utf8Text } from './base64.ts';
-import { normaliseLrc } from './lrc.ts';
 
 /**
  * QQ's hosts. The administrator's base URL (`TAGSONIC_SOURCE_URL_QMUSIC` or settings) replaces both: every
@@ -235,8 +234,8 @@ export default defineTagSource<QmusicManifest>({
     } catch {
       throw shapeChanged('lyric (not base64 UTF-8)');
     }
-    const lrc = normaliseLrc(text);
-    return lrc.trim() ? lrc : null;
+    const lrc = normaliseLrc(text).trim();
+    return lrc || null;
   },
 
   async artist({ keyword }, caps): Promise<ArtistInfo | null> {

@@ -1,5 +1,6 @@
 /**
- * LRC normalisation: sources write timestamps as [m:ss], [mm:ss.xxx], [mm:ss:xx], several per line, with
+ * LRC normalisation (in the SDK so plugins and the host share one set of rules — a plugin can import only the
+ * SDK): sources write timestamps as [m:ss], [mm:ss.xxx], [mm:ss:xx], several per line, with
  * an [offset:] tag and CRLF line ends; players and our editor want one form, `[mm:ss.xx]`, one stamp per
  * line, in time order, with the offset already applied.
  */
