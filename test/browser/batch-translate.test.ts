@@ -1,7 +1,8 @@
 /**
  * 翻译歌词 in the batch side bar's 手动修改 drawer on the real server in Debian chromium: the ticked box posts
  * `music_info.is_translate_lyrics: true`; with no language model in the system settings the task is refused and the
- * notice says so in the user's language (TAGSONIC_ERR_LLM_NOT_CONFIGURED); with a model (a local chat-completions
+ * notice says so in the user's language (TAGSONIC_ERR_LLM_NOT_CONFIGURED) — the one refusal the otherwise silent manual
+ * edit shows, since only a setting fixes it; with a model (a local chat-completions
  * server) the lyrics on disk are translated behind their time tags (ffprobe). Screenshots in /tmp/shots-llm/.
  */
 import { execFile } from 'node:child_process';
@@ -101,13 +102,15 @@ afterAll(async () => {
 });
 
 describe('batch edit 翻译歌词', () => {
-  it('without a model: the flag is posted and the task refused as not configured; the drawer stays open (§8: no notice)', async () => {
+  it('without a model: the flag is posted and the task refused as not configured; the drawer stays open and says why', async () => {
     await serve();
     const { body, status, answer } = await translateFolder();
     expect(body).toMatchObject({ file_full_path: home.media, select_data: [{ name: 'translate' }], is_regainer: false, music_info: { is_translate_lyrics: true } });
     expect(status).toBe(409);
     expect(answer).toMatchObject({ result: false, data: { error: 'TAGSONIC_ERR_LLM_NOT_CONFIGURED' } });
-    // The manual edit shows nothing on failure (spec doc 1 §8): the drawer is still there to change the options.
+    // The manual edit shows nothing on failure (spec doc 1 §8) — but this refusal only a setting fixes, so it is said
+    // (before, the drawer stayed open without a word); the drawer is still there to change the options.
+    await expect.poll(() => notice('创建失败！').textContent(), { timeout: 10_000 }).toContain('未配置大模型');
     await expect.poll(() => page.locator('.bp6-overlay-open [data-testid="batch-submit"]').isEnabled()).toBe(true);
     await expect(notice('创建成功！').count()).resolves.toBe(0);
     await page.screenshot({ path: `${SHOTS}/translate-not-configured.png` });
