@@ -24,6 +24,12 @@ export interface LocalSettings {
   searchWord: string;
   lang: 'zh-CN' | 'en';
   treeWidth: number;
+  /** The player's queue (§9 "Player storage keys"): PlayerTrack objects, checked one by one when read back. */
+  queue: unknown[];
+  queueIndex: number;
+  'player.repeat': boolean;
+  'player.shuffle': boolean;
+  'player.volume': number;
 }
 
 type Key = keyof LocalSettings;
