@@ -189,7 +189,8 @@ export async function subsonicGet<T>(endpoint: string, params: Record<string, st
   const body = (await res.json().catch(() => null)) as { 'subsonic-response'?: { status?: string; error?: { code: number; message: string } } & T } | null;
   const answer = body?.['subsonic-response'];
   if (!res.ok || !answer || answer.status !== 'ok') {
-    throw new DashboardError('unavailable', 'TAGSONIC_ERR_DASHBOARD_SUBSONIC', answer?.error?.message ?? `Subsonic ${endpoint} answered ${res.status}`);
+    // The Subsonic code stays in details: 40 (wrong credentials) is the library's "no streaming password" case.
+    throw new DashboardError('unavailable', 'TAGSONIC_ERR_DASHBOARD_SUBSONIC', answer?.error?.message ?? `Subsonic ${endpoint} answered ${res.status}`, { status: res.status, subsonicCode: answer?.error?.code ?? null });
   }
   return answer;
 }
