@@ -188,6 +188,7 @@ export const ELEMENTS: Record<string, TSchema> = {
   albumList2: strict({ album: List(AlbumID3) }),
   randomSongs: songs,
   songsByGenre: songs,
+  songList: songs,
   nowPlaying: strict({ entry: List(strict({ ...childProps, username: Str, minutesAgo: Int, playerId: Int, playerName: Opt(Str) })) }),
   starred: strict({ artist: Opt(List(IndexArtist)), album: Opt(List(Child)), song: Opt(List(Child)) }),
   starred2: strict({ artist: Opt(List(ArtistID3)), album: Opt(List(AlbumID3)), song: Opt(List(Child)) }),

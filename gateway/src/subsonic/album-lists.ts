@@ -1,7 +1,7 @@
 /**
  * Lists: album lists (every standard type + the spec's less_cover, search, byArtist), random songs,
  * songs by genre (+ the spec's artist_id and search), now playing, starred items (+ the spec's
- * type, size, offset).
+ * type, size, offset), and Tagsonic's sorted song list (getSongList, the dashboard's /tracks screen).
  */
 import { ALBUM_LIST_TYPES, type AlbumListOptions, type AlbumListType, type ItemType } from '@tagsonic/core/library';
 import { badParam, missingParam } from './errors.ts';
@@ -16,6 +16,10 @@ const RANDOM_DEFAULT = 200;
 const RANDOM_MAX = 500;
 
 const STAR_TYPES: Record<string, ItemType> = { artist: 'artist', album: 'album', track: 'track', song: 'track' };
+
+/** getSongList orders (the /tracks tabs); the play-based ones are the calling user's plays. */
+const SONG_LIST_TYPES = ['recently-added', 'recently-played', 'most-played', 'a-z'] as const;
+type SongListType = (typeof SONG_LIST_TYPES)[number];
 
 function albumListOptions(params: Params, userId: string): AlbumListOptions {
   const type = params.required('type');
@@ -72,6 +76,20 @@ export const albumListsGroup = defineGroup('album-lists', (api, ctx) => {
       userId: user._id,
     });
     return { randomSongs: { song: songs.filter((s) => !excluded.has(s.id)).slice(0, size).map(child) } };
+  });
+
+  // Subsonic has no sorted song list; the dashboard's /tracks/:sort pages this one (50 a batch, offset on).
+  api.method('getSongList', async ({ params, user }) => {
+    const type = params.str('type') || 'recently-added';
+    if (!(SONG_LIST_TYPES as readonly string[]).includes(type)) throw badParam('type', SONG_LIST_TYPES.join(', '));
+    const songs = await q.songList({
+      sort: type as SongListType,
+      search: params.str('search') ?? params.str('query'),
+      offset: params.int('offset'),
+      size: params.int('size'),
+      userId: user._id,
+    });
+    return { songList: { song: songs.map(child) } };
   });
 
   api.method('getSongsByGenre', async ({ params, user }) => {

@@ -398,6 +398,8 @@ export interface ResponseBody {
   songsByGenre?: { song: Child[] };
   nowPlaying?: { entry: NowPlayingEntryBody[] };
   starred?: StarredBody;
+  /** Tagsonic's getSongList (sorted songs, paged). */
+  songList?: { song: Child[] };
   starred2?: Starred2Body;
   searchResult2?: SearchResult2Body;
   searchResult3?: SearchResult3Body;
