@@ -158,4 +158,17 @@ export const EN_LIBRARY: Record<string, string> = {
   编辑流派: 'Edit genre',
   流派名称: 'Genre name',
   推荐封面: 'Suggested covers',
+  // Discover (ui-discover)
+  热门单曲: 'Hot track',
+  '还没有播放记录，听几首歌后这里会显示最热门的单曲。': 'No plays yet: once a few songs have been played, the most played one shows here.',
+  '{n} 次播放': '{n} {n:play/plays}',
+  暂无数据: 'Nothing here yet',
+  热门艺术家: 'Hot artists',
+  随机歌曲: 'Random songs',
+  换一批: 'Shuffle again',
+  推荐专辑: 'Recommended albums',
+  新碟上架: 'New releases',
+  '收藏|动作': 'Add to favourites',
+  '评分 {r}（{n} 人评分）': 'Rated {r} ({n} {n:rating/ratings})',
+  精选专辑: 'Featured album',
 };
