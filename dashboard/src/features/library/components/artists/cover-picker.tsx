@@ -1,0 +1,53 @@
+import { useRef, useState } from 'react';
+import { Button } from '../../../../components/ui/button.tsx';
+import { SECONDS } from '../../../../lib/constants.ts';
+import { useT } from '../../../../lib/i18n.ts';
+import { notifyError } from '../../../../lib/notify.ts';
+import { uploadImage } from '../../api/upload-image.ts';
+import { coverUrl } from '../../lib/cover-url.ts';
+
+/** Cover upload limits (§5, §9): one image file of at most 5 MB. */
+const MAX_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The picture part of the artist and genre drawers: the current (or newly chosen) picture and an upload
+ * button. `value` undefined shows the item's own cover; otherwise the uploaded or suggested URL.
+ */
+export function CoverPicker({ coverArt, value, onChange, testId }: { coverArt?: string; value: string | undefined; onChange: (url: string | undefined) => void; testId: string }) {
+  const t = useT();
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+
+  const pick = async (file: File | undefined) => {
+    if (!file) return;
+    const reset = () => {
+      if (input.current) input.current.value = '';
+    };
+    if (!file.type.startsWith('image/') || file.size > MAX_BYTES) {
+      notifyError(t('上传失败！'), t(!file.type.startsWith('image/') ? '只能上传图片文件' : '图片不能超过 5 MB'), SECONDS.three);
+      reset();
+      return;
+    }
+    setBusy(true);
+    try {
+      onChange(await uploadImage(file));
+    } catch {
+      // 上传失败！ has been shown.
+    } finally {
+      setBusy(false);
+      reset();
+    }
+  };
+
+  const preview = value === undefined ? coverUrl(coverArt, 300) : value === '' ? coverUrl(undefined, 300) : value;
+  return (
+    <div className="ts-entity-cover-edit">
+      <img src={preview} alt={t('封面')} className="ts-entity-cover-preview" data-testid={`${testId}-preview`} />
+      <div className="ts-row">
+        <input ref={input} type="file" accept="image/jpeg,image/png,image/webp" hidden data-testid={`${testId}-file`} onChange={(e) => void pick(e.currentTarget.files?.[0])} />
+        <Button size="small" icon="upload" loading={busy} text={t('上传封面')} onClick={() => input.current?.click()} />
+        {value !== undefined ? <Button size="small" variant="minimal" icon="undo" text={t('还原')} onClick={() => onChange(undefined)} /> : null}
+      </div>
+    </div>
+  );
+}
