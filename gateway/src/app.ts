@@ -20,6 +20,7 @@ import { undoRoutes } from './routes/undo.ts';
 import { folderStateRoutes } from './routes/folder-state.ts';
 import { previewRegexRoutes } from './routes/preview-regex.ts';
 import { recordRoutes } from './routes/record.ts';
+import { statsRoutes } from './routes/stats.ts';
 import { eventRoutes } from './routes/events.ts';
 import { scrapeRoutes } from './routes/scrape.ts';
 import { pluginRoutes } from './routes/plugins.ts';
@@ -73,6 +74,7 @@ export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions 
     await folderStateRoutes(dashboardApi, ctx);
     await previewRegexRoutes(dashboardApi);
     await recordRoutes(dashboardApi, ctx);
+    await statsRoutes(dashboardApi, ctx);
     await eventRoutes(dashboardApi, ctx);
     await scrapeRoutes(dashboardApi, ctx);
     await pluginRoutes(dashboardApi, ctx);

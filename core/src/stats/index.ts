@@ -1,0 +1,3 @@
+export * from './periods.ts';
+export * from './catalog-stats.ts';
+export * from './play-stats.ts';
