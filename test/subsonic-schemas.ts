@@ -173,7 +173,7 @@ export const ELEMENTS: Record<string, TSchema> = {
     ignoredArticles: Str,
   }),
   directory: strict({ id: Str, parent: Opt(Str), name: Str, starred: Opt(DateTime), userRating: Opt(Int), averageRating: Opt(Num), playCount: Opt(Int), child: Opt(List(Child)) }),
-  genres: strict({ genre: List(strict({ value: Str, songCount: Int, albumCount: Int })) }),
+  genres: strict({ genre: List(strict({ value: Str, songCount: Int, albumCount: Int, coverArt: Opt(Str) })) }),
   artists: strict({ ignoredArticles: Str, index: Opt(List(strict({ name: Str, artist: List(ArtistID3) }))) }),
   artist: strict({ ...artistID3Props, album: Opt(List(AlbumID3)) }),
   album: strict({ ...albumID3Props, song: Opt(List(Child)) }),

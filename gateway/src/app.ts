@@ -34,6 +34,7 @@ import { deleteTrackRoutes } from './routes/delete-track.ts';
 import { watcherRoutes } from './routes/watcher.ts';
 import { strmStreamRoutes } from './routes/strm-stream.ts';
 import { settingsRoutes } from './routes/settings.ts';
+import { libraryEntityRoutes } from './routes/library-entities.ts';
 import { registerSubsonic } from './subsonic/index.ts';
 import { RequestLog } from './request-log.ts';
 
@@ -88,6 +89,7 @@ export async function buildApp(deps: GatewayDeps, options: FastifyServerOptions 
     await watcherRoutes(dashboardApi, ctx);
     await strmStreamRoutes(dashboardApi, ctx);
     await settingsRoutes(dashboardApi, ctx);
+    await libraryEntityRoutes(dashboardApi, ctx);
   });
   await healthRoutes(app, ctx);
   await registerSubsonic(app, ctx);

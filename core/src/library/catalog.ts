@@ -98,6 +98,8 @@ export class Catalog {
   private rev = 0;
   /** `library_state.artistsRev` as last read: artist pictures and biographies (artist-meta.ts) reload when it moves. */
   artistsRev = 0;
+  /** `library_state.entitiesRev` as last read: the album/artist/genre/playlist overlay (entity-meta.ts) reloads when it moves. */
+  entitiesRev = 0;
   private syncing: Promise<void> | null = null;
   private derived: Derived | null = null;
   private readonly strings = new Map<string, string>();
@@ -129,6 +131,7 @@ export class Catalog {
   private async doSync(): Promise<void> {
     const state = await this.library.readState();
     this.artistsRev = typeof state.artistsRev === 'number' ? state.artistsRev : 0;
+    this.entitiesRev = typeof state.entitiesRev === 'number' ? state.entitiesRev : 0;
     if (state.rev === this.rev && this.rev !== 0) return;
     if (this.rev === 0 || state.prunedRev > this.rev) {
       await this.loadAll(state.rev);

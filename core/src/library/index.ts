@@ -10,3 +10,4 @@ export * from './queries.ts';
 export { LibraryScans, SCAN_TASK_KIND, SCAN_ACTION, type ScanCommand, type ScanStatus } from './scans.ts';
 export { openLibrary, type Library } from './library.ts';
 export { ArtistMeta, ARTIST_META_COLLECTION, ARTIST_IMAGE_MAX_BYTES, ARTIST_IMAGE_INVALID, ARTIST_STORE_UNAVAILABLE, type ArtistMetaDoc, type ArtistMetaValue, type ArtistMetaChange, type ArtistImage } from './artist-meta.ts';
+export { EntityMeta, ENTITY_META_COLLECTION, ENTITY_IMAGE_MAX_BYTES, genreCoverIdFor, type EntityKind, type EntityMetaDoc, type EntityMetaChange, type EntityImage } from './entity-meta.ts';

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { invalid, notFound } from '../errors/errors.ts';
 import type { Annotations } from './annotations.ts';
 import type { ArtistMeta } from './artist-meta.ts';
+import type { EntityMeta } from './entity-meta.ts';
 import { searchText, type Catalog, type FolderNode } from './catalog.ts';
 import { idKind } from './ids.ts';
 import type { LibraryStore } from './library-store.ts';
@@ -297,12 +298,14 @@ export class LibraryQueries {
   private readonly annotations: Annotations;
   private readonly library: LibraryStore;
   private readonly artistMeta: ArtistMeta | null;
+  private readonly entities: EntityMeta | null;
 
-  constructor(catalog: Catalog, annotations: Annotations, library: LibraryStore, artistMeta?: ArtistMeta) {
+  constructor(catalog: Catalog, annotations: Annotations, library: LibraryStore, artistMeta?: ArtistMeta, entities?: EntityMeta) {
     this.catalog = catalog;
     this.annotations = annotations;
     this.library = library;
     this.artistMeta = artistMeta ?? null;
+    this.entities = entities ?? null;
   }
 
   // ---------------------------------------------------------------- helpers
@@ -314,13 +317,18 @@ export class LibraryQueries {
 
   private async albumViews(albums: readonly AlbumDoc[], userId: string | undefined): Promise<AlbumView[]> {
     const marks = await this.annotations.forItems(userId, 'album', albums.map((a) => a._id));
-    return albums.map((a) => albumView(a, marksOf(marks.get(a._id))));
+    // Names and comments set on the album screen without writing the files (entity-meta.ts).
+    const own = this.entities;
+    if (own) await own.synced();
+    return albums.map((a) => albumView(own ? own.album(a) : a, marksOf(marks.get(a._id))));
   }
 
   private async artistViews(artists: readonly ArtistDoc[], userId: string | undefined): Promise<ArtistView[]> {
     const marks = await this.annotations.forItems(userId, 'artist', artists.map((a) => a._id));
     const letters = this.catalog.view().artistLetters;
-    return artists.map((a) => artistView(a, letters.get(a._id) ?? indexLetter(a.name), marksOf(marks.get(a._id))));
+    const own = this.entities;
+    if (own) await own.synced();
+    return artists.map((a) => artistView(own ? own.artist(a) : a, letters.get(a._id) ?? indexLetter(a.name), marksOf(marks.get(a._id))));
   }
 
   private rootName(musicFolderId: number | undefined): string | undefined {
@@ -796,7 +804,8 @@ export class LibraryQueries {
 
   async albumInfo(id: string): Promise<AlbumInfo> {
     await this.catalog.sync();
-    const a = this.album(id);
+    if (this.entities) await this.entities.synced();
+    const a = this.entities ? this.entities.album(this.album(id)) : this.album(id);
     return {
       id,
       notes: a.comment,
@@ -927,6 +936,9 @@ export class LibraryQueries {
    */
   async coverArt(id: string): Promise<CoverArt | null> {
     await this.catalog.sync();
+    // A picture set on the album, genre or playlist screen (entity-meta.ts) comes first.
+    const own = await this.entities?.imageFor(id);
+    if (own) return { kind: 'file', path: own };
     const kind = idKind(id);
     if (kind === 'track') {
       const t = this.catalog.tracks.get(id);

@@ -136,6 +136,7 @@ export class Playlists {
     if (options.sort === 'a-z') docs.sort((a, b) => (fold(a.name) < fold(b.name) ? -1 : fold(a.name) > fold(b.name) ? 1 : 0));
     else docs.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a._id < b._id ? 1 : -1));
     await this.library.catalog.sync();
+    await this.library.entities.synced();
     const out: PlaylistView[] = [];
     for (const d of docs) out.push(this.view(d, await this.currentTracks(d), actor));
     return out;
@@ -146,6 +147,7 @@ export class Playlists {
     if (id === RANDOM_PLAYLIST_ID) return this.random(actor, options.size);
     const doc = await this.readable(id, actor);
     await this.library.catalog.sync();
+    await this.library.entities.synced();
     const tracks = await this.currentTracks(doc);
     return { ...this.view(doc, tracks, actor), songs: await this.library.queries.songsByIds(tracks.map((t) => t._id), actor.id) };
   }
@@ -515,7 +517,8 @@ export class Playlists {
       duration: seconds(tracks.reduce((s, t) => s + t.duration, 0)),
       created: d.createdAt,
       changed: d.updatedAt,
-      coverArt: tracks[0] ? coverOf(tracks[0]) : null,
+      // A picture set on the playlist screen (entity-meta.ts) is served under the playlist's own id.
+      coverArt: this.library.entities.loadedDoc('playlist', d._id)?.image ? d._id : tracks[0] ? coverOf(tracks[0]) : null,
       readonly: d.ownerId !== actor.id,
       isSmart: d.smart !== null,
       isDynamic: d.smart !== null && d.isDynamic,

@@ -60,7 +60,7 @@ export async function deleteTrackRoutes(app: FastifyInstance, ctx: Ctx): Promise
 }
 
 /** Once the delete task has ended, an incremental scan of the root drops the song from the library. */
-async function rescanAfter(ctx: Ctx, task: TaskDoc, root: string, actor: string): Promise<void> {
+export async function rescanAfter(ctx: Ctx, task: TaskDoc, root: string, actor: string): Promise<void> {
   const until = Date.now() + FOLLOW_MS;
   for (;;) {
     const now = await ctx.tasks.get(task._id);

@@ -97,13 +97,8 @@ export async function scrapeRoutes(app: FastifyInstance, ctx: Ctx): Promise<void
     '/apimt/fetch_artist_by_keyword/',
     { onRequest: requireUser, schema: { body: FetchArtistRequest, response: { 200: FetchArtistResponse, '4xx': ErrorEnvelope } } },
     async (request) => {
-      const { title, resource, full_path } = request.body;
-      if (title.trim() === '') throw invalid(SCRAPE_TITLE_REQUIRED, '标题不能为空！');
-      await filePath(full_path); // confined like every path a client sends, though the lookup is by name
-      const found = await invoke<ArtistInfo | null>({ pluginId: resource ?? DEFAULT_ARTIST_SOURCE, export: 'artist', options: { keyword: title.trim() } });
-      const artists = found && typeof found === 'object' && typeof found.name === 'string'
-        ? [{ artist: found.name, artist_img: found.image ?? '', desc: found.description ?? '' }]
-        : [];
+      const found = await lookUpArtist(ctx, request.body);
+      const artists = found.map(({ resource: _source, ...a }) => a);
       return ok(artists, artists.length ? '获取成功！' : '未找到歌手');
     },
   );
@@ -129,6 +124,22 @@ export async function scrapeRoutes(app: FastifyInstance, ctx: Ctx): Promise<void
       return ok(sources, '获取成功！');
     },
   );
+}
+
+/**
+ * An artist by name through a tag source's `artist` lookup (default kuwo) → the candidates (at most one today),
+ * each naming its source. fetch_artist_by_keyword and the artist screen's fetch_artists both ask through here.
+ */
+export async function lookUpArtist(ctx: Ctx, query: { title: string; resource?: string; full_path?: string }): Promise<Array<{ artist: string; artist_img: string; desc: string; resource: string }>> {
+  const { title, full_path } = query;
+  const resource = query.resource ?? DEFAULT_ARTIST_SOURCE;
+  if (title.trim() === '') throw invalid(SCRAPE_TITLE_REQUIRED, '标题不能为空！');
+  if (full_path) await ctx.roots.resolve(full_path); // confined like every path a client sends, though the lookup is by name
+  const request: PluginInvokeRequest = { pluginId: resource, export: 'artist', options: { keyword: title.trim() } };
+  const found = await ctx.bus.request<ArtistInfo | null>(RPC_SUBJECTS.pluginsInvoke, request);
+  return found && typeof found === 'object' && typeof found.name === 'string'
+    ? [{ artist: found.name, artist_img: found.image ?? '', desc: found.description ?? '', resource }]
+    : [];
 }
 
 const nameOf = (record: PluginRecord) => record.versions.find((v) => v.version === record.activeVersion)?.manifest.name ?? record.id;

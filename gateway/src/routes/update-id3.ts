@@ -163,7 +163,8 @@ async function prepare(ctx: Ctx, info: Info, covers: RemoteCovers): Promise<Plan
   return { info, path: filePath, fields, artwork, renameTo };
 }
 
-async function coverFrom(ctx: Ctx, img: string, covers: RemoteCovers): Promise<{ mime: string; base64: string }> {
+/** A cover the client names (an upload, a data: URL or a source's http(s) URL) → its bytes as base64; shared with the entity edits. */
+export async function coverFrom(ctx: Ctx, img: string, covers: RemoteCovers): Promise<{ mime: string; base64: string }> {
   const upload = UPLOAD_URL.exec(img);
   let data: Uint8Array;
   if (upload) data = await readUpload(ctx, upload[1]);
@@ -183,13 +184,13 @@ async function coverFrom(ctx: Ctx, img: string, covers: RemoteCovers): Promise<{
   return { mime: header.mime, base64: Buffer.from(data).toString('base64') };
 }
 
-type RemoteCovers = ReturnType<typeof remoteCovers>;
+export type RemoteCovers = ReturnType<typeof remoteCovers>;
 
 /**
  * Source covers for one save, each URL downloaded once however many files it goes into (the row copied into
  * several files of an album). The administrator's source base URLs are read once, on the first download.
  */
-function remoteCovers(ctx: Ctx) {
+export function remoteCovers(ctx: Ctx) {
   const downloads = new Map<string, Promise<Uint8Array>>();
   let trusted: Promise<string[]> | null = null;
   return {

@@ -2,7 +2,7 @@
  * Browsing: music folders, folder-based indexes and directories, genres, ID3 artists/albums/songs,
  * artist and album info (local knowledge only), similar and top songs.
  */
-import { IGNORED_ARTICLES, MAX_PAGE, idKind, type ArtistSort, type ArtistView, type GenreSort } from '@tagsonic/core/library';
+import { IGNORED_ARTICLES, MAX_PAGE, genreCoverIdFor, idKind, type ArtistSort, type ArtistView, type GenreSort } from '@tagsonic/core/library';
 import { albumArtistsOf, type AlbumOwners } from './album-artists.ts';
 import { badParam } from './errors.ts';
 import { albumID3, artistID3, child, indexArtist } from './mappers.ts';
@@ -87,7 +87,13 @@ export const browsingGroup = defineGroup('browsing', (api, ctx) => {
   api.method('getGenres', async ({ params }) => {
     const sort = sortParam(params.str('type'), GENRE_SORTS, 'type');
     const genres = await q.genres(sort);
-    return { genres: { genre: genres.map((g) => ({ value: g.name, songCount: g.songCount, albumCount: g.albumCount })) } };
+    // A picture set on the genre screen (entity-meta.ts) is named by its own cover id.
+    const own = await ctx.library.entities.synced();
+    const cover = (name: string) => {
+      const id = genreCoverIdFor(name);
+      return own.byCover.has(id) ? { coverArt: id } : {};
+    };
+    return { genres: { genre: genres.map((g) => ({ value: g.name, songCount: g.songCount, albumCount: g.albumCount, ...cover(g.name) })) } };
   });
 
   api.method('getArtists', async ({ params, user }) => {

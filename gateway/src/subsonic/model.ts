@@ -182,6 +182,8 @@ export interface GenreBody {
   value: string;
   songCount: number;
   albumCount: number;
+  /** Tagsonic: the genre's own picture (set on the genre screen), for getCoverArt. */
+  coverArt?: string;
 }
 
 export interface ArtistInfoBody {

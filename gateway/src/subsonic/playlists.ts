@@ -85,14 +85,14 @@ async function importText(request: FastifyRequest, form: string | undefined): Pr
 }
 
 /** M3U8 is UTF-8; old .m3u files are often Latin-1. UTF-16 (with BOM) comes from some Windows players. */
-function decodeText(buf: Buffer): string {
+export function decodeText(buf: Buffer): string {
   if (buf[0] === 0xff && buf[1] === 0xfe) return buf.subarray(2).toString('utf16le');
   if (buf[0] === 0xfe && buf[1] === 0xff) return Buffer.from(buf.subarray(2)).swap16().toString('utf16le');
   const utf8 = new TextDecoder('utf-8', { fatal: false }).decode(buf);
   return utf8.includes('\uFFFD') ? buf.toString('latin1') : utf8;
 }
 
-const baseName = (fileName: string | null): string | undefined => fileName?.replace(/\.(m3u8?|txt)$/i, '').trim() || undefined;
+export const baseName = (fileName: string | null): string | undefined => fileName?.replace(/\.(m3u8?|txt)$/i, '').trim() || undefined;
 
 export const playlistsGroup = defineGroup('playlists', (api, ctx) => {
   const pl = ctx.playlists;

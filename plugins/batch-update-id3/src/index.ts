@@ -12,7 +12,7 @@
  * changes without writing; the side files it would save are in its report.
  */
 import { defineBatchAction, PluginError, type Artwork, type BatchChange, type BatchItem, type FileEntry, type Manifest } from '@tagsonic/sdk';
-import { CLEAR, NUMBER_FIELDS, numberOf, parseOptions, tagsOf, type Tags } from './options.ts';
+import { CLEAR, NUMBER_FIELDS, numberOf, parseOptions, tagsOf, withItemFields, type Tags } from './options.ts';
 
 type Grants = Manifest & { permissions: { tags: { access: 'write'; reason: string }; files: { access: 'read'; reason: string }; llm: { reason: string } } };
 
@@ -57,7 +57,7 @@ export default defineBatchAction<Grants>({
   },
 
   async runItem({ item, options, dryRun }, caps) {
-    const edit = parseOptions(options);
+    const edit = parseOptions(withItemFields(options, item.data));
     const path = item.paths[0];
     if (!path) throw new PluginError('TAGSONIC_ERR_PLUGIN_INVALID', 'the item names no file');
     const track = await caps.tags.read({ path, artwork: true });

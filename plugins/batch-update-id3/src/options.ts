@@ -55,6 +55,20 @@ export function parseOptions(options: Record<string, JsonValue>): ManualOptions 
   return out;
 }
 
+/**
+ * The task's options with an item's own fields over its music_info: the host plans per-track values when one edit
+ * means different text per track (修改艺术家 renames one artist inside "A/B", 删除流派 drops one genre of several).
+ * An item's `data.music_info` holds tag fields only.
+ */
+export function withItemFields(options: Record<string, JsonValue>, data: JsonValue | undefined): Record<string, JsonValue> {
+  const own = data !== null && typeof data === 'object' && !Array.isArray(data) ? data.music_info : undefined;
+  if (own === undefined || own === null || typeof own !== 'object' || Array.isArray(own)) return options;
+  const info = options.music_info !== null && typeof options.music_info === 'object' && !Array.isArray(options.music_info) ? options.music_info : {};
+  const fields: Record<string, JsonValue> = {};
+  for (const field of [...TEXT_FIELDS, ...NUMBER_FIELDS]) if (own[field] !== undefined) fields[field] = own[field]!;
+  return { ...options, music_info: { ...info, ...fields } };
+}
+
 /** The filled-in fields as entries. */
 export const tagsOf = (fields: ManualOptions['fields']): Array<[EditField, string]> => Object.entries(fields) as Array<[EditField, string]>;
 

