@@ -182,3 +182,139 @@ describe('albums', () => {
     expectError(await call(app, 'none', 'POST', '/apimt/post_album/', { id, name: 'x' }), 401);
   });
 });
+
+const artistIdOf = async (name: string) => {
+  await rt.library.catalog.sync();
+  return [...rt.library.catalog.artists.values()].find((a) => a.name === name)?._id;
+};
+
+describe('artists', () => {
+  it('post_artist without write_metadata: name overlay, picture and description are the library\'s; the files keep their tags', async () => {
+    const id = (await artistIdOf('Gamma'))!;
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/post_artist/', { id, name: 'Gamma Prime', description: '  A band.  ', artist_img: dataUrl(blueJpeg) }));
+    expect(res).toMatchObject({ message: '修改成功！', data: { id, task_id: null } });
+    expect((await subsonic('getArtist', { id })).artist.name).toBe('Gamma Prime');
+    expect((await subsonic('getArtistInfo2', { id })).artistInfo2.biography).toBe('A band.');
+    expect((await coverBytes(id)).equals(blueJpeg)).toBe(true);
+    expect((await probeTags(at('Red', '01.mp3'))).artist).toBe('Gamma');
+    expectOk(await call(app, admin, 'POST', '/apimt/post_artist/', { id, name: 'Gamma' }));
+    expect((await subsonic('getArtist', { id })).artist.name).toBe('Gamma');
+  });
+
+  it('post_artist with write_metadata: a 修改艺术家 task renames only the matching part of "A/B"; undo_task puts the tags back', async () => {
+    const id = (await artistIdOf('Alpha'))!;
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/post_artist/', { id, name: 'Alef', write_metadata: true }));
+    expect(res.data.id).toBe(artistIdFor('Alef'));
+    const task = await finished(res.data.task_id);
+    expect(task).toMatchObject({ action: '修改艺术家', counts: { success: 2 } });
+    expect((await probeTags(at('Blue', '01.flac'))).artist).toBe('Alef/Beta');
+    expect((await probeTags(at('Blue', '02.mp3'))).artist).toBe('Alef');
+    await waitFor(async () => (await artistIdOf('Alef')) === res.data.id, 'the library to follow the artist rename');
+    expect(await artistIdOf('Beta')).toBeTruthy();
+    expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: task._id }));
+    expect((await probeTags(at('Blue', '01.flac'))).artist).toBe('Alpha/Beta');
+    expect((await probeTags(at('Blue', '02.mp3'))).artist).toBe('Alpha');
+    await waitFor(async () => (await artistIdOf('Alpha')) === id, 'the library to follow the undo');
+  });
+
+  it('delete_artist takes the albums where it is the album artist, not its guest tracks on another\'s album', async () => {
+    const id = (await artistIdOf('Omega'))!;
+    const dry = expectOk(await call(app, admin, 'POST', '/apimt/delete_artist/', { id, dry_run: true }));
+    expect(dry.data).toEqual({ task_id: null, total: 1, paths: [at('Bye', '01.mp3')] });
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/delete_artist/', { id }));
+    const task = await finished(res.data.task_id);
+    expect(task).toMatchObject({ kind: 'files.delete', action: '删除艺术家', counts: { success: 1 } });
+    expect(await exists(at('Bye', '01.mp3'))).toBe(false);
+    expect(await exists(at('Red', '02.mp3'))).toBe(true);
+    expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: task._id }));
+    expect(await exists(at('Bye', '01.mp3'))).toBe(true);
+    expectError(await call(app, admin, 'POST', '/apimt/delete_artist/', { id: 'ar-00000000000000000000' }), 404, 'TAGSONIC_ERR_LIBRARY_NOT_FOUND');
+  });
+
+  it('fetch_artists asks the kuwo source (the default) and names it in each candidate', async () => {
+    const found = expectOk(await call(app, admin, 'POST', '/apimt/fetch_artists/', { title: ' Jay Chou ', full_path: at('Red', '01.mp3') }));
+    expect(found.data).toEqual([{ artist: '周杰伦', artist_img: 'https://img1.kuwo.cn/star/starheads/500/s4s26/58/3409744034.jpg', desc: '华语流行乐男歌手。', resource: 'kuwo' }]);
+    expect(kuwo.seen.some((r) => r.query.get('ft') === 'artist' && r.query.get('all') === 'Jay Chou')).toBe(true);
+    expect(expectOk(await call(app, admin, 'POST', '/apimt/fetch_artists/', { title: 'nobody', resource: 'kuwo' })).data).toEqual([]);
+    expectError(await call(app, admin, 'POST', '/apimt/fetch_artists/', { title: ' ' }), 400, 'TAGSONIC_ERR_SCRAPE_TITLE_REQUIRED');
+    expectError(await call(app, admin, 'POST', '/apimt/fetch_artists/', { title: 'x', full_path: '/etc/passwd' }), 403);
+  });
+});
+
+describe('genres', () => {
+  it('post_genre: the picture shows in getGenres as the genre\'s cover id; genre_playlist_cover suggests the genre\'s album covers', async () => {
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/post_genre/', { id: 'pop', genre_img: dataUrl(blueJpeg) }));
+    expect(res).toMatchObject({ message: '修改成功！', data: { id: 'Pop' } });
+    const pop = (await subsonic('getGenres')).genres.genre.find((g: any) => g.value === 'Pop');
+    expect(pop.coverArt).toBe(genreCoverIdFor('Pop'));
+    expect((await coverBytes(pop.coverArt)).equals(blueJpeg)).toBe(true);
+    expect((await subsonic('getGenres')).genres.genre.find((g: any) => g.value === 'Rock')).not.toHaveProperty('coverArt');
+
+    // Red Album has no picture yet: no suggestion; with a cover.jpg in its folder, it is one.
+    expect(expectOk(await call(app, admin, 'GET', '/apimt/genre_playlist_cover/?id=Pop')).data).toEqual([]);
+    await writeFile(at('Red', 'cover.jpg'), blueJpeg);
+    await scanner.scan();
+    const redId = (await albumIdOf('Red Album'))!;
+    expect(expectOk(await call(app, admin, 'GET', '/apimt/genre_playlist_cover/?id=Pop')).data).toEqual([{ coverArt: redId, artist: 'Gamma', album: 'Red Album' }]);
+    expectError(await call(app, admin, 'GET', '/apimt/genre_playlist_cover/?id=Nope'), 404, 'TAGSONIC_ERR_LIBRARY_NOT_FOUND');
+    expectError(await call(app, admin, 'POST', '/apimt/post_genre/', { id: 'Nope', genre_img: '' }), 404, 'TAGSONIC_ERR_LIBRARY_NOT_FOUND');
+  });
+
+  it('delete_genre: a 删除流派 task drops the genre from every track (a track whose only genre it was has none); undo_task puts it back', async () => {
+    const dry = expectOk(await call(app, admin, 'POST', '/apimt/delete_genre/', { id: 'Rock', dry_run: true }));
+    expect(dry.data).toEqual({ task_id: null, total: 2, paths: [at('Blue', '01.flac'), at('Blue', '02.mp3')] });
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/delete_genre/', { id: 'Rock' }));
+    expect(res).toMatchObject({ message: '删除成功！', data: { total: 2 } });
+    const task = await finished(res.data.task_id);
+    expect(task).toMatchObject({ action: '删除流派', counts: { success: 2 } });
+    expect((await probeTags(at('Blue', '01.flac'))).genre).toBe('Jazz');
+    expect(await probeTags(at('Blue', '02.mp3'))).not.toHaveProperty('genre');
+    await waitFor(async () => !(await subsonic('getGenres')).genres.genre.some((g: any) => g.value === 'Rock'), 'the genre to leave the library');
+    expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: task._id }));
+    expect((await probeTags(at('Blue', '01.flac'))).genre).toBe('Rock; Jazz');
+    expect((await probeTags(at('Blue', '02.mp3'))).genre).toBe('Rock');
+  });
+});
+
+/** A multipart body as a browser's FormData sends it. */
+function multipart(parts: Array<{ name: string; value: string; filename?: string }>): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = '----tagsonic-entities-test';
+  const chunks = parts.map((p) => `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"\r\nContent-Type: audio/x-mpegurl` : ''}\r\n\r\n${p.value}\r\n`);
+  return { payload: Buffer.from(`${chunks.join('')}--${boundary}--\r\n`), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+describe('playlists', () => {
+  it('import_playlist (multipart field file) reports matched and unmatched lines; put_playlist renames it and gives it a picture', async () => {
+    const m3u = `#EXTM3U\n#EXTINF:1,Gamma - Red One\n${at('Red', '01.mp3')}\n#EXTINF:1,Nobody\n${at('Red', 'missing.mp3')}\n`;
+    const { payload, headers } = multipart([{ name: 'file', value: m3u, filename: 'Road Trip.m3u8' }]);
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/import_playlist/', payload, headers));
+    expect(res).toMatchObject({ message: '导入成功！', data: { name: 'Road Trip', matched: 1, unmatched: [{ line: 5, entry: at('Red', 'missing.mp3') }] } });
+    const id = res.data.id;
+    const named = multipart([{ name: 'name', value: 'Named' }, { name: 'file', value: m3u, filename: 'x.m3u' }]);
+    expect(expectOk(await call(app, admin, 'POST', '/apimt/import_playlist/', named.payload, named.headers)).data.name).toBe('Named');
+    expectError(await call(app, admin, 'POST', '/apimt/import_playlist/', { file: m3u }), 400, 'TAGSONIC_ERR_PLAYLIST_IMPORT_BODY');
+
+    expectOk(await call(app, admin, 'POST', '/apimt/put_playlist/', { id, name: 'Renamed Trip', description: 'for the car', playlist_img: dataUrl(blueJpeg) }));
+    const list = (await subsonic('getPlaylist', { id })).playlist;
+    expect(list).toMatchObject({ name: 'Renamed Trip', comment: 'for the car', coverArt: id });
+    expect((await coverBytes(id)).equals(blueJpeg)).toBe(true);
+    expectOk(await call(app, admin, 'POST', '/apimt/put_playlist/', { id, playlist_img: '' }));
+    expect((await subsonic('getPlaylists')).playlists.playlist.find((p: any) => p.id === id).coverArt).not.toBe(id);
+    expectError(await call(app, admin, 'POST', '/apimt/put_playlist/', { id: 'pl-nope', name: 'x' }), 404, 'TAGSONIC_ERR_PLAYLIST_NOT_FOUND');
+  });
+});
+
+describe('hot_artists', () => {
+  it('lists the most albums while nobody has played anything, then the signed-in user\'s most played artists', async () => {
+    const before = expectOk(await call(app, admin, 'GET', '/apimt/hot_artists/')).data;
+    expect(before.length).toBeGreaterThan(0);
+    expect(before.every((a: any) => a.play_count === 0)).toBe(true);
+    expect(before[0]).toEqual({ id: expect.any(String), name: expect.any(String), cover: before[0].id, play_count: 0, album_count: expect.any(Number) });
+    await rt.library.catalog.sync();
+    const bye = [...rt.library.catalog.tracks.values()].find((t) => t.title === 'Bye One')!;
+    await subsonic('scrobble', { id: bye._id });
+    await subsonic('scrobble', { id: bye._id });
+    const after = expectOk(await call(app, admin, 'GET', '/apimt/hot_artists/')).data;
+    expect(after).toEqual([{ id: artistIdFor('Omega'), name: 'Omega', cover: artistIdFor('Omega'), play_count: 2, album_count: expect.any(Number) }]);
+  });
+});
