@@ -2,6 +2,7 @@
  * The player's own track shape and its making from a Subsonic song (`Child` in /rest's JSON), so the queue
  * can be stored (localStorage `queue`) and played without the page that queued it.
  */
+import { albumOf, artistOf, titleOf, UNKNOWN_ALBUM, UNKNOWN_ARTIST, UNKNOWN_TITLE } from '../../library/lib/format.ts';
 
 /** One queue entry. `isStream` marks an internet radio station (`url` is its stream), not a library song. */
 export interface PlayerTrack {
@@ -30,22 +31,16 @@ export interface SubsonicChild {
   [key: string]: unknown;
 }
 
-/** §4 fallbacks. They are Chinese i18n keys: show them through `shownName`. */
-export const UNKNOWN_TITLE = '未知歌曲';
-export const UNKNOWN_ARTIST = '未知艺术家';
-export const UNKNOWN_ALBUM = '未知专辑';
-
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 const optional = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 export function toPlayerTrack(song: SubsonicChild): PlayerTrack {
   const duration = Number(song.duration);
   return {
     id: String(song.id),
-    title: text(song.title) ?? UNKNOWN_TITLE,
-    artist: text(song.artist) ?? UNKNOWN_ARTIST,
+    title: titleOf(song),
+    artist: artistOf(song),
     artistId: optional(song.artistId),
-    album: text(song.album) ?? UNKNOWN_ALBUM,
+    album: albumOf(song),
     albumId: optional(song.albumId),
     coverArt: optional(song.coverArt),
     duration: Number.isFinite(duration) && duration > 0 ? duration : 0,
@@ -66,7 +61,7 @@ export function restoreTrack(value: unknown): PlayerTrack | null {
   return track;
 }
 
-/** The fallback names in the interface language, everything else as it is. */
+/** A name in the interface language when it is one of the §4 fallbacks (Chinese i18n keys), else as it is. */
 export function shownName(name: string, t: (zh: string) => string): string {
   return name === UNKNOWN_TITLE || name === UNKNOWN_ARTIST || name === UNKNOWN_ALBUM ? t(name) : name;
 }

@@ -4,6 +4,7 @@ import { Drawer } from '../../../components/ui/overlay.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import { loadSetting } from '../../../lib/local-settings.ts';
 import { useSession } from '../../../stores/session-store.ts';
+import { PlayerBar } from '../../player/components/player-bar.tsx';
 import { activeTab, sidebarFor, tabsFor } from '../lib/nav.ts';
 import { useShell } from '../stores/shell-store.ts';
 import { AppHeader } from './app-header.tsx';
@@ -37,6 +38,7 @@ export function AppShell({ children, onOpenActivation, onLogout }: { children: R
           {children}
         </main>
       </div>
+      <PlayerBar />
       <Drawer isOpen={sideNavOpen} onClose={close} position="left" size="min(280px, 86vw)" title="Tagsonic" icon="music">
         <div className="ts-drawer-body">
           <SideNav title="导航" entries={tabsFor(user?.role)} onNavigate={close} />
