@@ -12,6 +12,8 @@ export interface MusicCount {
   track_count: number;
   /** Growth of the track count since this month's start, a fraction (0.25 = +25 %); null when there was none. */
   track_mom: number | null;
+  /** Tracks first seen this month. */
+  track_diff?: number;
   /** Library size, already formatted by the server ("12.3 GB"), and in bytes. */
   song_size: string;
   song_size_raw?: number;
