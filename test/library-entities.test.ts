@@ -135,7 +135,7 @@ describe('albums', () => {
 
   it('post_album with write_metadata: a 修改专辑 task writes album, comment and cover into every track; the library follows to the new id; undo_task puts the tags back', async () => {
     const id = (await albumIdOf('Blue Sky'))!;
-    const res = expectOk(await call(app, admin, 'POST', '/apimt/post_album/', { id, name: 'Blue Written', comment: 'new note', album_img: dataUrl(blueJpeg), write_metadata: true }));
+    const res = expectOk(await call(app, admin, 'POST', '/apimt/post_album/', { id, name: 'Blue Written', comment: 'new note', write_metadata: true, album_img: dataUrl(blueJpeg) }));
     expect(res.data.id).toBe(albumIdFor('Alpha', 'Blue Written'));
     expect(res.data.task_id).toEqual(expect.any(String));
     const task = await finished(res.data.task_id);
@@ -203,6 +203,7 @@ describe('artists', () => {
 
   it('post_artist with write_metadata: a 修改艺术家 task renames only the matching part of "A/B"; undo_task puts the tags back', async () => {
     const id = (await artistIdOf('Alpha'))!;
+    expectOk(await call(app, admin, 'POST', '/apimt/post_artist/', { id, description: 'Alpha\'s story', artist_img: dataUrl(blueJpeg) }));
     const res = expectOk(await call(app, admin, 'POST', '/apimt/post_artist/', { id, name: 'Alef', write_metadata: true }));
     expect(res.data.id).toBe(artistIdFor('Alef'));
     const task = await finished(res.data.task_id);
@@ -211,6 +212,9 @@ describe('artists', () => {
     expect((await probeTags(at('Blue', '02.mp3'))).artist).toBe('Alef');
     await waitFor(async () => (await artistIdOf('Alef')) === res.data.id, 'the library to follow the artist rename');
     expect(await artistIdOf('Beta')).toBeTruthy();
+    // The picture and biography the library kept for Alpha go with the new id.
+    await waitFor(async () => (await subsonic('getArtistInfo2', { id: res.data.id })).artistInfo2.biography === 'Alpha\'s story', 'the biography to follow the rename');
+    expect((await coverBytes(res.data.id)).equals(blueJpeg)).toBe(true);
     expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: task._id }));
     expect((await probeTags(at('Blue', '01.flac'))).artist).toBe('Alpha/Beta');
     expect((await probeTags(at('Blue', '02.mp3'))).artist).toBe('Alpha');

@@ -130,11 +130,17 @@ export class EntityMeta {
     return GENRE_COVER_ID.test(id);
   }
 
-  /** An album document with its overlaid name and comment (the same object when it has none). */
+  /** An album document with its overlaid name, comment and picture (the same object when it has none). */
   album(doc: AlbumDoc): AlbumDoc {
     const own = this.loadedDoc('album', doc._id);
-    if (!own || (own.name === null && own.comment === null)) return doc;
-    return this.copyOf(doc, own, () => ({ ...doc, name: own.name ?? doc.name, comment: own.comment ?? doc.comment }));
+    if (!own) return doc;
+    const cover = own.image && this.dir ? path.join(this.dir, own.image.file) : doc.coverPath;
+    return this.copyOf(doc, own, () => ({ ...doc, name: own.name ?? doc.name, comment: own.comment ?? doc.comment, coverPath: cover }));
+  }
+
+  /** Absolute path of a saved picture. */
+  imagePath(image: EntityImage): string {
+    return path.join(this.dir ?? '', image.file);
   }
 
   /** An artist document with its overlaid name. */

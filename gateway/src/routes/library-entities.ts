@@ -22,6 +22,7 @@
  * Who may: any signed-in dashboard user, as for delete_track and the batch actions (the tasks are theirs to undo);
  * playlists only by their owner (core Playlists checks).
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -70,6 +71,9 @@ const GENRE_COVERS = 20;
 const HOT_ARTISTS = 10;
 /** An m3u upload larger than this is no playlist (the /rest importPlaylist's limit). */
 const MAX_IMPORT_BYTES = 8 * 1024 * 1024;
+/** How long a rename is followed to carry the library's own data to the new id. */
+const FOLLOW_MS = 10 * 60_000;
+const FOLLOW_EVERY_MS = 250;
 /** The separators a multi-artist tag uses between names (text.ts splits on these, and on feat.). */
 const ARTIST_SEPARATORS = /(\s*(?:[,/&、，;；]|\bfeat\.|\bft\.|\bfeaturing\b)\s*)/i;
 
@@ -106,7 +110,11 @@ export async function libraryEntityRoutes(app: FastifyInstance, ctx: Ctx): Promi
       ...(info.album_img !== undefined ? { image: null } : {}),
       by: actor,
     });
-    return ok({ id: rename ? albumIdFor(album.artist, rename) : album._id, task_id: task._id }, SAVED);
+    const newId = rename ? albumIdFor(album.artist, rename) : album._id;
+    if (newId !== album._id) {
+      void carryOver(ctx, task._id, 'album', album._id, newId).catch((e: unknown) => request.log.warn({ err: e }, 'post_album: carrying the overlay to the new id'));
+    }
+    return ok({ id: newId, task_id: task._id }, SAVED);
   });
 
   r.post('/apimt/delete_album/', { onRequest: requireUser, schema: { body: DeleteEntityRequest, response: { 200: DeleteEntityResponse, '4xx': ErrorEnvelope } } }, async (request) => {
@@ -145,7 +153,11 @@ export async function libraryEntityRoutes(app: FastifyInstance, ctx: Ctx): Promi
     }
     const task = await writeTask(ctx, '修改艺术家', 'post_artist', actor, items, {});
     await ctx.library.entities.set('artist', artist._id, { name: null, by: actor });
-    return ok({ id: artistIdFor(rename), task_id: task._id }, SAVED);
+    const newId = artistIdFor(rename);
+    if (newId !== artist._id) {
+      void carryOver(ctx, task._id, 'artist', artist._id, newId).catch((e: unknown) => request.log.warn({ err: e }, 'post_artist: carrying the picture to the new id'));
+    }
+    return ok({ id: newId, task_id: task._id }, SAVED);
   });
 
   r.post('/apimt/fetch_artists/', { onRequest: requireUser, schema: { body: FetchArtistsRequest, response: { 200: FetchArtistsResponse, '4xx': ErrorEnvelope } } }, async (request) => {
@@ -330,6 +342,39 @@ async function deleteTracks(ctx: Ctx, request: FastifyRequest, dryRun: boolean, 
     void rescanAfter(ctx, task, root, actor).catch((e: unknown) => request.log.warn({ err: e }, `${action}: rescan after the delete`));
   }
   return { task_id: task._id, total: task.total, paths: files };
+}
+
+/**
+ * After a rename written into the files, the album or artist has a new id: once the task has ended and the library
+ * has that id, what the library kept for the old one goes with it — an artist's picture and biography, an album's
+ * picture and comment. Copied, not moved: undoing the rename brings the old id back with them. Nothing is copied
+ * over what the new id has of its own already (an existing artist the rename merged into).
+ */
+async function carryOver(ctx: Ctx, taskId: string, kind: 'album' | 'artist', fromId: string, toId: string): Promise<void> {
+  const until = Date.now() + FOLLOW_MS;
+  const arrived = async () => {
+    if ((await ctx.tasks.get(taskId)).status === 'running') return false;
+    await ctx.library.catalog.sync();
+    return (kind === 'album' ? ctx.library.catalog.albums : ctx.library.catalog.artists).has(toId);
+  };
+  while (!(await arrived())) {
+    if (Date.now() > until) return;
+    await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
+  }
+  if (kind === 'artist') {
+    const meta = ctx.library.artists;
+    const from = await meta.get(fromId);
+    if (!from || (!from.image && !from.description) || (await meta.get(toId))) return;
+    const image = from.image && meta.canServe ? new Uint8Array(await readFile(meta.imagePath(from.image))) : undefined;
+    const name = ctx.library.catalog.artists.get(toId)!.name;
+    await meta.set(toId, { name, ...(image ? { image, imageUrl: from.image?.url ?? null } : {}), description: from.description, source: from.source ?? 'user' });
+    return;
+  }
+  const own = ctx.library.entities;
+  const from = await own.get('album', fromId);
+  if (!from || (!from.image && from.comment === null) || (await own.get('album', toId))) return;
+  const image = from.image ? new Uint8Array(await readFile(own.imagePath(from.image))) : undefined;
+  await own.set('album', toId, { comment: from.comment, ...(image ? { image, imageUrl: from.image?.url ?? null } : {}), by: from.by });
 }
 
 /** The multipart `file` (an .m3u / .m3u8) and the optional `name` field of import_playlist. */
