@@ -24,6 +24,8 @@ export interface LocalSettings {
   searchWord: string;
   lang: 'zh-CN' | 'en';
   treeWidth: number;
+  /** The albums list's grid or list look (ui-albums). */
+  albumView: 'grid' | 'list';
   /** The player's queue (§9 "Player storage keys"): PlayerTrack objects, checked one by one when read back. */
   queue: unknown[];
   queueIndex: number;

@@ -18,7 +18,7 @@ export function SortTabs({ base, tabs, active }: { base: string; tabs: readonly 
   return (
     <nav className="ts-sort-tabs" aria-label={t('排序')}>
       {tabs.map((tab) => (
-        <Link key={tab.key} href={`${base}/${tab.key}`} className={`ts-sort-tab${tab.key === active ? ' ts-active' : ''}`} aria-current={tab.key === active ? 'page' : undefined} data-sort={tab.key}>
+        <Link key={tab.key} href={`${base}/${tab.key}/`} className={`ts-sort-tab${tab.key === active ? ' ts-active' : ''}`} aria-current={tab.key === active ? 'page' : undefined} data-sort={tab.key}>
           {t(tab.label)}
         </Link>
       ))}

@@ -3,7 +3,9 @@ import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button.tsx';
 import { HTMLTable, Icon } from '../../../components/ui/display.tsx';
 import { useT } from '../../../lib/i18n.ts';
-import { notifyError } from '../../../lib/notify.ts';
+import { notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { usePlayer } from '../../player/stores/player-store.ts';
+import { toPlayerTrack } from '../../player/lib/track.ts';
 import type { DeleteTrackMode } from '../api/delete-track.ts';
 import { setStarred } from '../api/star-item.ts';
 import type { SubsonicSong } from '../api/types.ts';
@@ -16,9 +18,9 @@ export interface TrackTableProps {
   tracks: SubsonicSong[];
   /** Plays the list from this row (the page hands the list to the player). */
   onPlay: (index: number) => void;
-  /** Adds the row's song to the end of the queue; without it the button is not shown. */
+  /** Adds the row's song to the queue; by default it goes to the end of the player's queue. */
   onEnqueue?: (index: number) => void;
-  /** The id of the song the player is on: its row is marked. */
+  /** The song to mark as playing; by default the player's current track. */
   playingId?: string;
   /** Rows can be dragged to a new place (a playlist's order). */
   draggable?: boolean;
@@ -38,6 +40,16 @@ export interface TrackTableProps {
  */
 export function TrackTable({ tracks, onPlay, onEnqueue, playingId, draggable, onReorder, actions, onDeleted, onStarChange }: TrackTableProps) {
   const t = useT();
+  const current = usePlayer((s) => s.queue[s.index]?.id);
+  const markedId = playingId ?? current;
+  const enqueue =
+    onEnqueue ??
+    ((index: number) => {
+      const song = tracks[index];
+      if (!song) return;
+      usePlayer.getState().enqueue([toPlayerTrack(song)]);
+      notifySuccess(t('已添加到播放队列'), t(titleOf(song)), 1500);
+    });
   const [stars, setStars] = useState<Record<string, boolean>>({});
   const [deleting, setDeleting] = useState<SubsonicSong | null>(null);
   const [dragFrom, setDragFrom] = useState<number | null>(null);
@@ -101,7 +113,7 @@ export function TrackTable({ tracks, onPlay, onEnqueue, playingId, draggable, on
         </thead>
         <tbody>
           {tracks.map((song, index) => {
-            const playing = playingId !== undefined && song.id === playingId;
+            const playing = markedId !== undefined && song.id === markedId;
             const starred = starredOf(song);
             const classes = [playing ? 'ts-playing' : '', dragFrom === index ? 'ts-dragging' : '', dragOver === index && dragFrom !== index ? 'ts-drag-over' : ''].filter(Boolean).join(' ');
             return (
@@ -138,7 +150,7 @@ export function TrackTable({ tracks, onPlay, onEnqueue, playingId, draggable, on
                 <td className="ts-col-actions">
                   <Button variant="minimal" size="small" icon={starred ? 'star' : 'star-empty'} intent={starred ? 'warning' : 'none'} aria-pressed={starred} title={starred ? t('取消收藏') : t('收藏|按钮')} aria-label={starred ? t('取消收藏') : t('收藏|按钮')} onClick={() => void toggleStar(song)} data-action="star" />
                   <Button variant="minimal" size="small" icon="play" title={t('播放')} aria-label={t('播放')} onClick={() => onPlay(index)} data-action="play" />
-                  {onEnqueue ? <Button variant="minimal" size="small" icon="add-to-artifact" title={t('添加到播放队列')} aria-label={t('添加到播放队列')} onClick={() => onEnqueue(index)} data-action="enqueue" /> : null}
+                  <Button variant="minimal" size="small" icon="add-to-artifact" title={t('添加到播放队列')} aria-label={t('添加到播放队列')} onClick={() => enqueue(index)} data-action="enqueue" />
                   {actions?.(song, index)}
                   {onDeleted ? <Button variant="minimal" size="small" icon="trash" intent="danger" title={t('删除')} aria-label={t('删除')} onClick={() => setDeleting(song)} data-action="delete" /> : null}
                 </td>

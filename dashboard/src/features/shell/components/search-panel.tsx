@@ -5,6 +5,7 @@ import { Menu, MenuDivider, MenuItem } from '../../../components/ui/menu.tsx';
 import { SEARCH_DEBOUNCE_MS } from '../../../lib/constants.ts';
 import { useT } from '../../../lib/i18n.ts';
 import { searchSuggestions, type Suggestions } from '../api/search-suggestions.ts';
+import { useSearchTerm } from '../stores/search-term-store.ts';
 
 const EMPTY: Suggestions = { artists: [], albums: [], tracks: [] };
 
@@ -18,6 +19,10 @@ export function SearchPanel({ onClose }: { onClose: () => void }) {
   const [term, setTerm] = useState('');
   const [found, setFound] = useState<Suggestions>(EMPTY);
   const latest = useRef<AbortController | null>(null);
+
+  // The library lists follow the term too; closing the panel clears it for them as well.
+  useEffect(() => useSearchTerm.getState().setTerm(term), [term]);
+  useEffect(() => () => useSearchTerm.getState().setTerm(''), []);
 
   useEffect(() => {
     const query = term.trim();
