@@ -82,6 +82,11 @@ export const EN_LIBRARY: Record<string, string> = {
   '删除歌单“{name}”？歌曲文件不会被删除。': 'Delete the playlist “{name}”? The music files are not deleted.',
   '{n} 张专辑': '{n} {n:album/albums}',
   还没有收藏: 'No favourites yet',
+  '添加成功！': 'Added!',
+  '添加失败！': 'Adding failed!',
+  新建歌单: 'New playlist',
+  添加到歌单: 'Add to playlist',
+  从歌单中移除: 'Remove from playlist',
   // Albums (ui-albums)
   回到顶部: 'Back to top',
   取消收藏: 'Remove from favourites',
