@@ -1,6 +1,6 @@
 export * from './model.ts';
 export * from './views.ts';
-export { fold, searchFold, splitArtists, splitGenres, sortKey, indexLetter, searchTerms, matchesTerms, IGNORED_ARTICLES } from './text.ts';
+export { fold, searchFold, splitArtists, renameArtistIn, splitGenres, sortKey, indexLetter, searchTerms, matchesTerms, IGNORED_ARTICLES } from './text.ts';
 export { albumIdFor, artistIdFor, folderIdFor, idKind, type LibraryIdKind } from './ids.ts';
 export { assignAlbums, aggregate, compareTrackOrder, sameDoc, type AlbumAssignment, type Aggregates } from './derive.ts';
 export { LibraryStore, type LibraryChanges, type ScanLockDoc } from './library-store.ts';

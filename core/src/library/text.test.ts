@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConverterFactory } from 'opencc-js/core';
 import TS_CHARACTERS from 'opencc-js/dict/TSCharacters';
-import { fold, indexLetter, matchesTerms, searchFold, searchTerms, sortKey, splitArtists, splitGenres, toSimplified } from './text.ts';
+import { fold, indexLetter, matchesTerms, renameArtistIn, searchFold, searchTerms, sortKey, splitArtists, splitGenres, toSimplified } from './text.ts';
 import { albumIdFor, artistIdFor, folderIdFor, idKind } from './ids.ts';
 import { orderKey } from './catalog.ts';
 
@@ -39,6 +39,23 @@ describe('splitArtists', () => {
     expect(splitArtists('Defeated Sanity')).toEqual(['Defeated Sanity']);
     expect(splitArtists('Featherweight')).toEqual(['Featherweight']);
     expect(splitArtists('')).toEqual([]);
+  });
+});
+
+describe('renameArtistIn', () => {
+  it('renames the whole string or only the matching name, keeping the others and the separators as written', () => {
+    expect(renameArtistIn('Alpha', 'alpha', 'Alef')).toBe('Alef');
+    expect(renameArtistIn('Alpha/Beta', 'Alpha', 'Alef')).toBe('Alef/Beta');
+    expect(renameArtistIn('Beta; Alpha', 'Alpha', 'Alef')).toBe('Beta; Alef');
+    expect(renameArtistIn('Alpha feat. Beta', 'Beta', 'Bet')).toBe('Alpha feat. Bet');
+    expect(renameArtistIn('周杰伦、五月天', '五月天', 'Mayday')).toBe('周杰伦、Mayday');
+    expect(renameArtistIn('Simon & Garfunkel', 'Simon & Garfunkel', 'S&G')).toBe('S&G');
+    expect(renameArtistIn('Alpha/Beta', 'Alpha', '$& cash')).toBe('$& cash/Beta');
+  });
+
+  it('is null when no name is the artist (a longer name that contains it is another artist)', () => {
+    expect(renameArtistIn('Alphabet/Beta', 'Alpha', 'Alef')).toBeNull();
+    expect(renameArtistIn('Gamma', 'Alpha', 'Alef')).toBeNull();
   });
 });
 

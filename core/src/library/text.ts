@@ -107,6 +107,26 @@ const splitArtistsOnce = memoize((display: string): readonly string[] => {
   return out;
 });
 
+/** A separator between names, kept when one name is replaced: those of splitArtists, and `;` of multi-value tags. */
+const NAME_SEPARATOR = /(\s*(?:[,/&、，;；]|\s(?:feat\.?|ft\.|featuring)\s)\s*)/iu;
+
+/**
+ * `display` with the artist `from` renamed to `to` where it stands as a whole name — the whole string, or one part
+ * of "A/B", "A; B", "A feat. B" (the rest and the separators kept as written); null when no part is `from`
+ * (compared folded, like artist ids). `renameArtistIn('Alpha/Beta', 'alpha', 'Alef')` → 'Alef/Beta'.
+ */
+export function renameArtistIn(display: string, from: string, to: string): string | null {
+  const want = fold(from);
+  if (fold(display) === want) return to;
+  let changed = false;
+  const parts = display.split(NAME_SEPARATOR).map((part, i) => {
+    if (i % 2 === 1 || fold(part.trim()) !== want) return part;
+    changed = true;
+    return part.replace(part.trim(), () => to);
+  });
+  return changed ? parts.join('') : null;
+}
+
 /** Genre values may hold several genres: "Rock; Pop", "Rock, Pop", "Rock/Pop". "&" stays (R&B, Drum & Bass). */
 const GENRE_SEPARATORS = /\s*[;,/、，；]\s*/u;
 

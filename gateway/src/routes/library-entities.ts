@@ -29,7 +29,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '@tagsonic/core';
 import { invalid, notFound } from '@tagsonic/core/errors';
 import { toJpeg } from '@tagsonic/core/files';
-import { albumIdFor, artistIdFor, fold, splitArtists, UNKNOWN_ARTIST, VARIOUS_ARTISTS, type AlbumDoc, type ArtistDoc, type GenreDoc, type TrackDoc } from '@tagsonic/core/library';
+import { albumIdFor, artistIdFor, fold, renameArtistIn, UNKNOWN_ARTIST, VARIOUS_ARTISTS, type AlbumDoc, type ArtistDoc, type GenreDoc, type TrackDoc } from '@tagsonic/core/library';
 import { SUBJECTS } from '@tagsonic/core/tasks';
 import { CLEAR_PLACEHOLDER } from '@tagsonic/core/templates';
 import type { UserDoc } from '@tagsonic/core/users';
@@ -74,8 +74,6 @@ const MAX_IMPORT_BYTES = 8 * 1024 * 1024;
 /** How long a rename is followed to carry the library's own data to the new id. */
 const FOLLOW_MS = 10 * 60_000;
 const FOLLOW_EVERY_MS = 250;
-/** The separators a multi-artist tag uses between names (text.ts splits on these, and on feat.). */
-const ARTIST_SEPARATORS = /(\s*(?:[,/&、，;；]|\bfeat\.|\bft\.|\bfeaturing\b)\s*)/i;
 
 export async function libraryEntityRoutes(app: FastifyInstance, ctx: Ctx): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -141,9 +139,9 @@ export async function libraryEntityRoutes(app: FastifyInstance, ctx: Ctx): Promi
     const items: BatchItem[] = [];
     for (const t of ctx.library.catalog.view().artistTracks.get(artist._id) ?? []) {
       const fields: Record<string, JsonValue> = {};
-      const a = renamedIn(t.artist, artist.name, rename);
+      const a = renameArtistIn(t.artist, artist.name, rename);
       if (a !== null) fields.artist = a;
-      const aa = t.albumArtistTag === null ? null : renamedIn(t.albumArtistTag, artist.name, rename);
+      const aa = t.albumArtistTag === null ? null : renameArtistIn(t.albumArtistTag, artist.name, rename);
       if (aa !== null) fields.albumartist = aa;
       if (Object.keys(fields).length) items.push({ key: t.path, paths: [t.path], data: { music_info: fields } });
     }
@@ -289,28 +287,6 @@ async function artworkOf(ctx: Ctx, img: string): Promise<string> {
   const { mime, base64 } = await coverFrom(ctx, img.trim(), remoteCovers(ctx));
   if (mime === 'image/jpeg' || mime === 'image/png') return `data:${mime};base64,${base64}`;
   return `data:image/jpeg;base64,${Buffer.from(await toJpeg(new Uint8Array(Buffer.from(base64, 'base64')))).toString('base64')}`;
-}
-
-/**
- * `text` with the name `from` replaced by `to` where it stands as a whole name (the tag itself, or one part of
- * "A/B", "A; B", "A feat. B"); null when it does not name `from`.
- */
-export function renamedIn(text: string, from: string, to: string): string | null {
-  const want = fold(from);
-  if (fold(text) === want) return to;
-  if (!splitArtists(text).some((part) => fold(part) === want)) return null;
-  const parts = text.split(ARTIST_SEPARATORS);
-  let changed = false;
-  const out = parts.map((part, i) => {
-    if (i % 2 === 1) return part;
-    const lead = /^\s*/.exec(part)![0];
-    const trail = /\s*$/.exec(part)![0];
-    const core = part.trim();
-    if (fold(core) !== want) return part;
-    changed = true;
-    return `${lead}${to}${trail}`;
-  });
-  return changed ? out.join('') : null;
 }
 
 /** A manual-edit task writing `info` (and each item's own fields) into the items' tracks; journaled, undoable. */
