@@ -257,8 +257,48 @@ describe('playlists screens', () => {
     await page.locator('.ts-sort-tab[data-sort=artists]').click();
     await page.locator(`[data-testid=favourites-page][data-tab=artists] [data-testid=cover-grid] [data-id="${artist.id}"]`).waitFor();
     await page.locator('.ts-sort-tab[data-sort=tracks]').click();
-    await page.locator(`[data-testid=favourites-page][data-tab=tracks] [data-testid=track-table] tr[data-id="${song.id}"]`).waitFor();
+    const row = page.locator(`[data-testid=favourites-page][data-tab=tracks] [data-testid=track-table] tr[data-id="${song.id}"]`);
+    await row.waitFor();
     await shots('favourites', '[data-testid=track-table]');
+
+    // Add to playlist from a row: a new playlist with this song, then the same song into it again from the menu.
+    await row.locator('[data-action=add-to-playlist]').click();
+    await page.getByTestId('add-to-new-playlist').click();
+    await page.getByTestId('new-playlist-name').fill('From favourites');
+    await page.getByTestId('new-playlist-create').click();
+    await notice('添加成功！').waitFor();
+    const made = (await playlists()).find((p) => p.name === 'From favourites')!;
+    expect(await entryIds(made.id)).toEqual([song.id]);
+    await page.keyboard.press('Escape');
+    await row.locator('[data-action=add-to-playlist]').click();
+    await page.locator(`[data-testid=add-to-playlist-menu] [data-playlist="${made.id}"]`).click();
+    await expect.poll(() => entryIds(made.id)).toEqual([song.id, song.id]);
+    // Dynamic playlists take no hand edits: the smart one is not offered.
+    await row.locator('[data-action=add-to-playlist]').click();
+    await page.locator(`[data-testid=add-to-playlist-menu] [data-playlist="${made.id}"]`).waitFor();
+    const offered = await page.locator('[data-testid=add-to-playlist-menu] [data-playlist]').evaluateAll((els) => els.map((e) => e.getAttribute('data-playlist')));
+    const dynamic = (await playlists()).filter((p) => p.isDynamic).map((p) => p.id);
+    expect(dynamic.length).toBeGreaterThan(0);
+    expect(offered.filter((id) => dynamic.includes(id!))).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    // Remove from playlist: the second entry goes, the first stays.
+    await lib.open(`/playlist/${made.id}`, 'playlist-page');
+    await page.locator(ROWS).nth(1).locator('[data-action=remove-from-playlist]').click();
+    await notice('删除成功！').waitFor();
+    await expect.poll(() => entryIds(made.id)).toEqual([song.id]);
+    expect(await rowIds()).toEqual([song.id]);
+
+    // Unstarring from the favourites grid: the heart empties, /rest agrees, the tile stays until a reload.
+    await lib.open('/favourites/albums/', 'favourites-page');
+    const heart = page.locator(`[data-testid=cover-grid] [data-id="${album.id}"] .ts-cover-heart`);
+    await heart.click();
+    await expect.poll(() => heart.getAttribute('aria-pressed')).toBe('false');
+    await expect.poll(async () => ((await lib.rest<{ starred2: { album?: { id: string }[] } }>('getStarred2')).starred2.album ?? []).some((a) => a.id === album.id)).toBe(false);
+    await page.reload();
+    await page.getByTestId('favourites-page').waitFor();
+    await page.waitForTimeout(500);
+    expect(await page.locator(`[data-testid=cover-grid] [data-id="${album.id}"]`).count()).toBe(0);
   });
 
   it('phone layout 390×844: list, detail and favourites', async () => {

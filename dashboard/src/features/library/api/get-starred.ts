@@ -1,10 +1,11 @@
 import { subsonicGet } from '../../../lib/api-client.ts';
-import type { PlaylistSong, StarredAlbum, StarredArtist } from './playlist-types.ts';
+import type { SubsonicArtist } from './artist-types.ts';
+import type { SubsonicAlbum, SubsonicSong } from './types.ts';
 
 export interface StarredKinds {
-  album: StarredAlbum;
-  artist: StarredArtist;
-  song: PlaylistSong;
+  album: SubsonicAlbum;
+  artist: SubsonicArtist;
+  song: SubsonicSong;
 }
 
 const TYPE = { album: 'album', artist: 'artist', song: 'track' } as const;

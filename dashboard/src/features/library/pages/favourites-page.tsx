@@ -1,12 +1,17 @@
+import { useState } from 'react';
 import { useParams } from 'wouter';
 import { NonIdealState, Spinner } from '../../../components/ui/display.tsx';
 import { useT } from '../../../lib/i18n.ts';
+import { notifyError } from '../../../lib/notify.ts';
 import { toPlayerTrack } from '../../player/lib/track.ts';
 import { usePlayer } from '../../player/stores/player-store.ts';
 import { getStarred, type StarredKinds } from '../api/get-starred.ts';
-import type { PlaylistSong, StarredAlbum, StarredArtist } from '../api/playlist-types.ts';
+import { setStarred, type StarKind } from '../api/star-item.ts';
+import type { SubsonicArtist } from '../api/artist-types.ts';
+import type { SubsonicAlbum, SubsonicSong } from '../api/types.ts';
 import { BackToTop } from '../components/back-to-top.tsx';
 import { CoverGrid } from '../components/cover-grid.tsx';
+import { AddToPlaylistButton } from '../components/playlists/add-to-playlist-button.tsx';
 import { SortTabs } from '../components/sort-tabs.tsx';
 import { TrackTable } from '../components/track-table.tsx';
 import { useInfiniteList } from '../hooks/use-infinite-list.ts';
@@ -33,28 +38,50 @@ export function FavouritesPage() {
   const params = useParams<{ sort: string }>();
   const tab: Tab = params.sort === 'artists' || params.sort === 'tracks' ? params.sort : 'albums';
   const playingId = usePlayer((s) => s.queue[s.index]?.id);
+  /** Items unstarred here stay listed (with an empty heart) so a slip can be undone at once. */
+  const [unstarred, setUnstarred] = useState<ReadonlySet<string>>(new Set());
+  const heart = (kind: StarKind, id: string) => ({
+    favourite: !unstarred.has(id),
+    onFavourite: async (next: boolean) => {
+      const mark = (on: boolean) =>
+        setUnstarred((s) => {
+          const n = new Set(s);
+          if (on) n.delete(id);
+          else n.add(id);
+          return n;
+        });
+      mark(next);
+      try {
+        await setStarred(kind, id, next);
+      } catch (e) {
+        mark(!next);
+        notifyError(t(next ? '收藏失败！' : '取消收藏失败！'), e instanceof Error ? e.message : undefined);
+      }
+    },
+  });
   const list = useInfiniteList<StarredKinds[keyof StarredKinds]>((offset, size) => getStarred(KIND[tab], offset, size), { pageSize: FAVOURITES_PAGE_SIZE, deps: [tab] });
 
   let body;
   if (tab === 'tracks') {
-    const songs = list.items as PlaylistSong[];
+    const songs = list.items as SubsonicSong[];
     body = songs.length ? (
       <TrackTable
         tracks={songs}
         playingId={playingId}
         onPlay={(index) => usePlayer.getState().playList(songs.map(toPlayerTrack), index)}
         onEnqueue={(index) => usePlayer.getState().enqueue([toPlayerTrack(songs[index]!)])}
+        actions={(song) => <AddToPlaylistButton songId={song.id} />}
       />
     ) : null;
   } else if (tab === 'albums') {
-    const albums = list.items as StarredAlbum[];
+    const albums = list.items as SubsonicAlbum[];
     body = albums.length ? (
       <CoverGrid
-        items={albums.map((a) => ({ id: a.id, title: a.name, subtitle: artistOf(a), coverArt: a.coverArt, href: `/album/id/${encodeURIComponent(a.id)}`, favourite: true }))}
+        items={albums.map((a) => ({ id: a.id, title: a.name, subtitle: artistOf(a), coverArt: a.coverArt, href: `/album/id/${encodeURIComponent(a.id)}`, ...heart('album', a.id) }))}
       />
     ) : null;
   } else {
-    const artists = list.items as StarredArtist[];
+    const artists = list.items as SubsonicArtist[];
     body = artists.length ? (
       <CoverGrid
         items={artists.map((a) => ({
@@ -63,7 +90,7 @@ export function FavouritesPage() {
           subtitle: t('{n} 张专辑', { n: a.albumCount ?? 0 }),
           coverArt: a.coverArt,
           href: `/artist/id/${encodeURIComponent(a.id)}`,
-          favourite: true,
+          ...heart('artist', a.id),
         }))}
       />
     ) : null;

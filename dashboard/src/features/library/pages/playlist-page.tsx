@@ -17,6 +17,8 @@ import { getPlaylist } from '../api/get-playlist.ts';
 import { isFilterList, type PlaylistDetail } from '../api/playlist-types.ts';
 import { updatePlaylistOrder } from '../api/update-playlist-order.ts';
 import { updatePlaylistProps } from '../api/update-playlist-props.ts';
+import { removeFromPlaylist } from '../api/remove-from-playlist.ts';
+import { AddToPlaylistButton } from '../components/playlists/add-to-playlist-button.tsx';
 import { PlaylistEditDrawer } from '../components/playlists/playlist-edit-drawer.tsx';
 import { TrackTable } from '../components/track-table.tsx';
 import { coverUrl } from '../lib/cover-url.ts';
@@ -77,7 +79,9 @@ export function PlaylistPage() {
 
   const filter = isFilterList(playlist);
   const canEdit = !playlist.readonly;
-  const canDrag = canEdit && !playlist.isDynamic && playlist.entry.length > 1;
+  // A dynamic playlist's entries are its rule's: no hand edits.
+  const canHandEdit = canEdit && !playlist.isDynamic;
+  const canDrag = canHandEdit && playlist.entry.length > 1;
 
   const play = (index?: number) => {
     if (playlist.entry.length) usePlayer.getState().playList(playlist.entry.map(toPlayerTrack), index);
@@ -92,6 +96,17 @@ export function PlaylistPage() {
       notifySuccess(t('更新成功！'), undefined, SECONDS.two);
     } catch (e) {
       notifyError(t('更新失败！'), errorText(e));
+      void load();
+    }
+  };
+
+  const removeEntry = async (index: number) => {
+    try {
+      await removeFromPlaylist(playlist.id, index);
+      setPlaylist({ ...playlist, entry: playlist.entry.filter((_, i) => i !== index) });
+      notifySuccess(t('删除成功！'), undefined, SECONDS.two);
+    } catch (e) {
+      notifyError(t('删除失败！'), errorText(e));
       void load();
     }
   };
@@ -152,7 +167,7 @@ export function PlaylistPage() {
       {canEdit ? (
         <MenuItem icon="filter" text={filter ? t('取消过滤歌单') : t('标记为过滤歌单')} data-testid="playlist-filter" onClick={() => void toggleFilter()} />
       ) : null}
-      {canEdit && !playlist.isDynamic ? <MenuItem icon="duplicate" text={t('去重')} data-testid="playlist-dedupe" onClick={() => void dedupe()} /> : null}
+      {canHandEdit ? <MenuItem icon="duplicate" text={t('去重')} data-testid="playlist-dedupe" onClick={() => void dedupe()} /> : null}
     </Menu>
   );
 
@@ -206,6 +221,22 @@ export function PlaylistPage() {
           onEnqueue={(index) => usePlayer.getState().enqueue([toPlayerTrack(playlist.entry[index]!)])}
           draggable={canDrag}
           onReorder={canDrag ? (from, to) => void reorder(from, to) : undefined}
+          actions={(song, index) => (
+            <>
+              <AddToPlaylistButton songId={song.id} exceptId={playlist.id} />
+              {canHandEdit ? (
+                <Button
+                  variant="minimal"
+                  size="small"
+                  icon="remove"
+                  title={t('从歌单中移除')}
+                  aria-label={t('从歌单中移除')}
+                  data-action="remove-from-playlist"
+                  onClick={() => void removeEntry(index)}
+                />
+              ) : null}
+            </>
+          )}
         />
       ) : (
         <NonIdealState icon="music" title={t('歌单是空的')} />
