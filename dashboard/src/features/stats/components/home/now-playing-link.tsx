@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { Icon } from '../../../../components/ui/display.tsx';
 import { useT } from '../../../../lib/i18n.ts';
+import { shownName } from '../../../player/lib/track.ts';
 import { usePlayer } from '../../../player/stores/player-store.ts';
 
 /** The banner's link to /playing: the track the player holds (playing or paused), or an invitation when none. */
@@ -12,7 +13,7 @@ export function NowPlayingLink() {
     <Link href="/playing" className="ts-stats-now-playing" data-testid="now-playing-link">
       <Icon icon={playing ? 'volume-up' : 'music'} />
       <span className="ts-stats-ellipsis">
-        {track ? t(playing ? '正在播放：{title} - {artist}' : '已暂停：{title} - {artist}', { title: track.title, artist: track.artist }) : t('还没有在播放的歌曲')}
+        {track ? t(playing ? '正在播放：{title} - {artist}' : '已暂停：{title} - {artist}', { title: shownName(track.title, t), artist: shownName(track.artist, t) }) : t('还没有在播放的歌曲')}
       </span>
     </Link>
   );
