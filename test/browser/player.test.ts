@@ -87,6 +87,12 @@ afterAll(async () => {
 describe('player', () => {
   it('a stored queue comes back in the bar, paused; play really plays and scrobbles', async () => {
     expect(songs.length).toBeGreaterThanOrEqual(4);
+    // Nothing queued: no bar, and /playing says so with a way to the albums.
+    await lb.open('/playing', 'playing-page');
+    const empty = page.getByTestId('playing-page');
+    expect(await empty.getByText('暂无播放', { exact: true }).count()).toBe(1);
+    expect(await empty.locator('a[href="/albums/recently-added/"]').count()).toBe(1);
+    expect(await page.getByTestId('player-bar').count()).toBe(0);
     const queue = songs.slice(0, 4).map(asTrack);
     await page.evaluate((q) => {
       localStorage.setItem('queue', JSON.stringify(q));
@@ -120,6 +126,74 @@ describe('player', () => {
     expect(session?.src).toContain('size=512');
     expect(await page.title()).toBe(`${songs[0].title} - ${songs[0].artist}`);
     await lb.shot('player-bar-expanded');
+  });
+
+  it('pause and resume fade over 200 ms in 10 ms steps, a seek over half; volume and favourite', async () => {
+    await seekTo(0);
+    await playingPast(songs[0].id, 0.1);
+    /** Samples the playing element's volume every 2 ms while `act` runs, for `ms`. */
+    const sample = async (act: () => Promise<unknown>, ms: number) => {
+      await page.evaluate(() => {
+        const w = window as unknown as { samples: { at: number; volume: number; paused: boolean }[]; sampler: number };
+        const els = [...document.querySelectorAll<HTMLAudioElement>('[data-testid=player-audio] audio')];
+        const el = els.find((e) => !e.paused) ?? els[0];
+        const start = performance.now();
+        w.samples = [];
+        w.sampler = window.setInterval(() => w.samples.push({ at: performance.now() - start, volume: el.volume, paused: el.paused }), 2);
+      });
+      await act();
+      await page.waitForTimeout(ms);
+      return page.evaluate(() => {
+        const w = window as unknown as { samples: { at: number; volume: number; paused: boolean }[]; sampler: number };
+        clearInterval(w.sampler);
+        return w.samples;
+      });
+    };
+    const between = (xs: { volume: number }[]) => new Set(xs.map((x) => x.volume).filter((v) => v > 0.02 && v < 0.98)).size;
+
+    const pausing = await sample(() => page.getByTestId('player-toggle').click(), 500);
+    const pausedAt = pausing.find((x) => x.paused)?.at ?? Infinity;
+    expect(pausedAt).toBeLessThan(500);
+    // Several volume steps on the way down, and the pause only after ~200 ms of them.
+    expect(between(pausing.filter((x) => !x.paused))).toBeGreaterThanOrEqual(5);
+    const firstLow = pausing.find((x) => x.volume < 0.98)?.at ?? 0;
+    expect(pausedAt - firstLow).toBeGreaterThanOrEqual(150);
+
+    const resuming = await sample(() => page.getByTestId('player-toggle').click(), 500);
+    expect(between(resuming)).toBeGreaterThanOrEqual(5);
+    const up = resuming.filter((x) => !x.paused);
+    expect(up.at(-1)?.volume).toBe(1);
+    const rise = (up.find((x) => x.volume === 1)?.at ?? 0) - (up.find((x) => x.volume < 0.98)?.at ?? 0);
+    expect(rise).toBeGreaterThanOrEqual(150);
+
+    // A seek dips the volume for half as long each way (100 ms down, 100 ms up).
+    const seeking = await sample(() => seekTo(0.1), 400);
+    // The bottom is left at once (the fade back starts in the same tick), so look for the lowest sample.
+    const lowest = Math.min(...seeking.map((x) => x.volume));
+    expect(lowest).toBeLessThan(0.15);
+    const low = seeking.findIndex((x) => x.volume === lowest);
+    const dip = seeking[low].at - (seeking.find((x) => x.volume < 0.98)?.at ?? 0);
+    expect(dip).toBeGreaterThanOrEqual(60);
+    expect(dip).toBeLessThan(190);
+    expect(seeking.at(-1)?.volume).toBe(1);
+
+    // Volume 0-100 on the slider is 0..1 on the element, stored as player.volume.
+    await page.getByTestId('player-volume').fill('40');
+    await expect.poll(async () => (await audio())?.volume).toBeCloseTo(0.4);
+    expect(await page.evaluate(() => localStorage.getItem('player.volume'))).toBe('0.4');
+    await page.getByTestId('player-volume').fill('100');
+    await page.getByTestId('player-toggle').click();
+    await expect.poll(async () => (await audio())?.paused).toBe(true);
+
+    // The star marks the playing song as a favourite in /rest and takes the mark away again.
+    const starredIds = async () => ((await lb.rest<{ starred2: { song?: { id: string }[] } }>('getStarred2')).starred2.song ?? []).map((x) => x.id);
+    const star = page.getByTestId('player-favourite');
+    expect(await star.getAttribute('aria-pressed')).toBe('false');
+    await star.click();
+    await expect.poll(starredIds).toContain(songs[0].id);
+    expect(await star.getAttribute('aria-pressed')).toBe('true');
+    await star.click();
+    await expect.poll(starredIds).not.toContain(songs[0].id);
   });
 
   it('next and previous; previous after 3 s restarts the track', async () => {

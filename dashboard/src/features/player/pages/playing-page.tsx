@@ -4,6 +4,7 @@ import { Link, useParams } from 'wouter';
 import { Button } from '../../../components/ui/button.tsx';
 import { NonIdealState } from '../../../components/ui/display.tsx';
 import { useT } from '../../../lib/i18n.ts';
+import { useIsMobile } from '../../../lib/use-media.ts';
 import { coverUrl } from '../../library/lib/cover-url.ts';
 import { getRandomSongs } from '../api/get-random-songs.ts';
 import { getSong } from '../api/get-song.ts';
@@ -21,6 +22,7 @@ export function PlayingPage() {
 
 function NowPlaying() {
   const t = useT();
+  const mobile = useIsMobile();
   const track = usePlayer(currentTrack);
   const [panelOpen, setPanelOpen] = useState(true);
   const [randomBusy, setRandomBusy] = useState(false);
@@ -38,14 +40,15 @@ function NowPlaying() {
 
   const toolbar = (
     <div className="ts-playing-toolbar">
-      <Button icon="random" onClick={shuffleQueue} disabled={count < 2} data-testid="queue-shuffle">
-        {t('打乱')}
+      {/* A phone keeps the toolbar on one row: icons, their names as labels and tooltips. */}
+      <Button icon="random" onClick={shuffleQueue} disabled={count < 2} aria-label={t('打乱')} title={t('打乱')} data-testid="queue-shuffle">
+        {mobile ? null : t('打乱')}
       </Button>
-      <Button icon="music" onClick={randomPlay} loading={randomBusy} data-testid="queue-random">
-        {t('随机播放|歌曲')}
+      <Button icon="music" onClick={randomPlay} loading={randomBusy} aria-label={t('随机播放|歌曲')} title={t('随机播放|歌曲')} data-testid="queue-random">
+        {mobile ? null : t('随机播放|歌曲')}
       </Button>
-      <Button icon="trash" onClick={clear} disabled={count < 2} data-testid="queue-clear">
-        {t('清空播放列表')}
+      <Button icon="trash" onClick={clear} disabled={count < 2} aria-label={t('清空播放列表')} title={t('清空播放列表')} data-testid="queue-clear">
+        {mobile ? null : t('清空播放列表')}
       </Button>
       <span className="ts-playing-spacer" />
       <Button minimal icon="step-backward" onClick={previous} disabled={!track} aria-label={t('上一首')} title={t('上一首')} />
