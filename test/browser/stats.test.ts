@@ -312,6 +312,17 @@ describe('/record', () => {
     await page.locator('[data-testid="clock-chart"] canvas').waitFor();
     await lb.shot('stats-record-dark');
     await page.evaluate(() => localStorage.setItem('theme', 'light'));
+    // English: every text of the screens has its translation (the i18n unit test checks the keys; this, the looks).
+    await page.evaluate(() => localStorage.setItem('lang', 'en'));
+    await lb.open('/index', 'index-page');
+    await page.locator('[data-record-list="track"] li').first().waitFor();
+    expect(await page.locator('[data-tile="tracks"]').textContent()).toContain('All tracks');
+    await imagesLoaded();
+    await lb.shot('stats-index-en');
+    await lb.open('/progress', 'progress-page');
+    await page.locator('[data-progress-section="lyrics"] tbody tr').first().waitFor();
+    await lb.shot('stats-progress-en');
+    await page.evaluate(() => localStorage.removeItem('lang'));
 
     const phone = await newContext(lb.browser, { width: 390, height: 844 });
     await phone.addCookies(await lb.context.cookies());
