@@ -62,12 +62,14 @@ async function imagesLoaded(p: Page = page): Promise<void> {
 
 /** Opens /discover and returns the getDiscover and getRandomSongs answers the page itself received. */
 async function openDiscover(p: Page = page): Promise<{ discover: DiscoverAnswer; random: Song[] }> {
-  const discover = p.waitForResponse((r) => r.url().includes('/rest/getDiscover'));
-  const random = p.waitForResponse((r) => r.url().includes('/rest/getRandomSongs'));
-  await p.goto(`${lb.server.base}/discover`);
+  // A first visit loads the whole dashboard: on a loaded 2-core machine that alone can take most of the 20 s default.
+  const timeout = 60_000;
+  const discover = p.waitForResponse((r) => r.url().includes('/rest/getDiscover'), { timeout });
+  const random = p.waitForResponse((r) => r.url().includes('/rest/getRandomSongs'), { timeout });
+  await p.goto(`${lb.server.base}/discover`, { timeout });
   const [d, r] = await Promise.all([discover, random]);
-  await p.locator('[data-testid="discover-page"]:not([data-loading])').waitFor();
-  await p.locator('[data-testid="discover-random"] [data-testid="track-table"] tbody tr').first().waitFor();
+  await p.locator('[data-testid="discover-page"]:not([data-loading])').waitFor({ timeout });
+  await p.locator('[data-testid="discover-random"] [data-testid="track-table"] tbody tr').first().waitFor({ timeout });
   return {
     discover: (await restBody<{ discover: DiscoverAnswer }>(d)).discover,
     random: (await restBody<{ randomSongs: { song: Song[] } }>(r)).randomSongs.song,
