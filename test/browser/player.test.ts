@@ -325,6 +325,16 @@ describe('player', () => {
     await page.evaluate(() => localStorage.setItem('theme', 'light'));
   });
 
+  it("an album's play button queues the album and the bar plays its first song", async () => {
+    const album = await lb.rest<{ album: { song: Song[] } }>('getAlbum', { id: songs[0].albumId! });
+    await lb.open(`/album/id/${songs[0].albumId}`, 'album-page');
+    await page.getByTestId('album-play').click();
+    await playingPast(album.album.song[0].id);
+    expect(await stored()).toEqual({ ids: album.album.song.map((x) => x.id), index: 0 });
+    expect(await barTitle()).toBe(album.album.song[0].title);
+    await page.getByTestId('player-toggle').click();
+  });
+
   it('the collapsed bar is remembered; a phone gets the compact bar', async () => {
     await lb.open('/', 'player-bar');
     await page.getByTestId('player-toggle-bar').click();
