@@ -21,7 +21,7 @@ import { sniffImage } from '../tags/image-info.ts';
 import type { Catalog } from './catalog.ts';
 import { fold } from './text.ts';
 import { LIBRARY_COLLECTIONS } from './model.ts';
-import type { AlbumDoc, ArtistDoc } from './model.ts';
+import type { AlbumDoc, ArtistDoc, TrackDoc } from './model.ts';
 
 export const ENTITY_META_COLLECTION = 'entity_meta';
 /** Pictures larger than this are refused (the editor's uploads are at most 5 MB). */
@@ -141,6 +141,13 @@ export class EntityMeta {
   /** Absolute path of a saved picture. */
   imagePath(image: EntityImage): string {
     return path.join(this.dir ?? '', image.file);
+  }
+
+  /** A track document showing its album's overlaid name (the tag is unchanged). */
+  track(doc: TrackDoc): TrackDoc {
+    const own = this.loadedDoc('album', doc.albumId);
+    if (!own || own.name === null) return doc;
+    return this.copyOf(doc, own, () => ({ ...doc, album: own.name! }));
   }
 
   /** An artist document with its overlaid name. */

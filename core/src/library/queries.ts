@@ -312,7 +312,9 @@ export class LibraryQueries {
 
   private async songs(tracks: readonly TrackDoc[], userId: string | undefined): Promise<SongView[]> {
     const marks = await this.annotations.forItems(userId, 'track', tracks.map((t) => t._id));
-    return tracks.map((t) => songView(t, marksOf(marks.get(t._id))));
+    const own = this.entities;
+    if (own) await own.synced();
+    return tracks.map((t) => songView(own ? own.track(t) : t, marksOf(marks.get(t._id))));
   }
 
   private async albumViews(albums: readonly AlbumDoc[], userId: string | undefined): Promise<AlbumView[]> {

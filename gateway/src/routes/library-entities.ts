@@ -101,17 +101,9 @@ export async function libraryEntityRoutes(app: FastifyInstance, ctx: Ctx): Promi
     if (Object.keys(info).length === 0) return ok({ id: album._id, task_id: null }, SAVED);
     const tracks = ctx.library.catalog.view().albumTracks.get(album._id) ?? [];
     const task = await writeTask(ctx, '修改专辑', 'post_album', actor, tracks.map((t) => ({ key: t.path, paths: [t.path] })), info);
-    // What the files now say replaces the overlay of the same fields.
-    await ctx.library.entities.set('album', album._id, {
-      ...(info.album !== undefined ? { name: null } : {}),
-      ...(info.comment !== undefined ? { comment: null } : {}),
-      ...(info.album_img !== undefined ? { image: null } : {}),
-      by: actor,
-    });
     const newId = rename ? albumIdFor(album.artist, rename) : album._id;
-    if (newId !== album._id) {
-      void carryOver(ctx, task._id, 'album', album._id, newId).catch((e: unknown) => request.log.warn({ err: e }, 'post_album: carrying the overlay to the new id'));
-    }
+    const written = { name: info.album !== undefined, comment: info.comment !== undefined, image: info.album_img !== undefined };
+    void followWrite(ctx, task._id, 'album', album._id, newId, written).catch((e: unknown) => request.log.warn({ err: e }, 'post_album: the overlay after the write'));
     return ok({ id: newId, task_id: task._id }, SAVED);
   });
 
@@ -150,11 +142,8 @@ export async function libraryEntityRoutes(app: FastifyInstance, ctx: Ctx): Promi
       return ok({ id: artist._id, task_id: null }, SAVED);
     }
     const task = await writeTask(ctx, '修改艺术家', 'post_artist', actor, items, {});
-    await ctx.library.entities.set('artist', artist._id, { name: null, by: actor });
     const newId = artistIdFor(rename);
-    if (newId !== artist._id) {
-      void carryOver(ctx, task._id, 'artist', artist._id, newId).catch((e: unknown) => request.log.warn({ err: e }, 'post_artist: carrying the picture to the new id'));
-    }
+    void followWrite(ctx, task._id, 'artist', artist._id, newId, { name: true, comment: false, image: false }).catch((e: unknown) => request.log.warn({ err: e }, 'post_artist: the overlay after the write'));
     return ok({ id: newId, task_id: task._id }, SAVED);
   });
 
@@ -321,21 +310,41 @@ async function deleteTracks(ctx: Ctx, request: FastifyRequest, dryRun: boolean, 
 }
 
 /**
- * After a rename written into the files, the album or artist has a new id: once the task has ended and the library
- * has that id, what the library kept for the old one goes with it — an artist's picture and biography, an album's
- * picture and comment. Copied, not moved: undoing the rename brings the old id back with them. Nothing is copied
- * over what the new id has of its own already (an existing artist the rename merged into).
+ * After an edit written into the files (write_metadata), once its task has ended with something written and the
+ * library has followed it:
+ * - same id: the overlay of the fields just written goes, so the readers show what the files now say;
+ * - a rename (new id): what the library kept for the old id goes with the new one — an artist's picture and
+ *   biography, an album's picture and comment where they were not written — copied, not moved, so undoing the rename
+ *   brings the old id back with them; nothing is copied over what the new id has of its own (an artist the rename
+ *   merged into). The old id's overlay is left for the same reason.
+ * A task that wrote nothing (every item failed) leaves the overlay as it was.
  */
-async function carryOver(ctx: Ctx, taskId: string, kind: 'album' | 'artist', fromId: string, toId: string): Promise<void> {
+async function followWrite(
+  ctx: Ctx,
+  taskId: string,
+  kind: 'album' | 'artist',
+  fromId: string,
+  toId: string,
+  written: { name: boolean; comment: boolean; image: boolean },
+): Promise<void> {
   const until = Date.now() + FOLLOW_MS;
   const arrived = async () => {
-    if ((await ctx.tasks.get(taskId)).status === 'running') return false;
+    const task = await ctx.tasks.get(taskId);
+    if (task.status === 'running') return false;
+    if (task.counts.success === 0) return null;
     await ctx.library.catalog.sync();
     return (kind === 'album' ? ctx.library.catalog.albums : ctx.library.catalog.artists).has(toId);
   };
-  while (!(await arrived())) {
-    if (Date.now() > until) return;
+  for (let state = await arrived(); state !== true; state = await arrived()) {
+    if (state === null || Date.now() > until) return;
     await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
+  }
+  const own = ctx.library.entities;
+  if (fromId === toId) {
+    const by = (await own.get(kind, fromId))?.by;
+    if (by === undefined) return;
+    await own.set(kind, fromId, { ...(written.name ? { name: null } : {}), ...(written.comment ? { comment: null } : {}), ...(written.image ? { image: null } : {}), by });
+    return;
   }
   if (kind === 'artist') {
     const meta = ctx.library.artists;
@@ -346,11 +355,12 @@ async function carryOver(ctx: Ctx, taskId: string, kind: 'album' | 'artist', fro
     await meta.set(toId, { name, ...(image ? { image, imageUrl: from.image?.url ?? null } : {}), description: from.description, source: from.source ?? 'user' });
     return;
   }
-  const own = ctx.library.entities;
   const from = await own.get('album', fromId);
-  if (!from || (!from.image && from.comment === null) || (await own.get('album', toId))) return;
-  const image = from.image ? new Uint8Array(await readFile(own.imagePath(from.image))) : undefined;
-  await own.set('album', toId, { comment: from.comment, ...(image ? { image, imageUrl: from.image?.url ?? null } : {}), by: from.by });
+  const comment = written.comment ? null : (from?.comment ?? null);
+  const picture = written.image ? null : (from?.image ?? null);
+  if (!from || (comment === null && picture === null) || (await own.get('album', toId))) return;
+  const image = picture ? new Uint8Array(await readFile(own.imagePath(picture))) : undefined;
+  await own.set('album', toId, { comment, ...(image ? { image, imageUrl: picture?.url ?? null } : {}), by: from.by });
 }
 
 /** The multipart `file` (an .m3u / .m3u8) and the optional `name` field of import_playlist. */
