@@ -33,6 +33,7 @@ const SUBSONIC_PASSWORD = 'entities-sub-password';
 
 /** Kuwo's artist search and artist info, as plugin-kuwo.test.ts replays them. */
 const kuwo = sourceFake('kuwo', (p, query) => {
+  if (p === '/star/pic.jpg') return [200, 'image/jpeg', blueJpeg];
   if (p !== '/r.s') return [404, 'text/html', '<html>Not Found</html>'];
   if (query.get('stype') === 'artistinfo') {
     return [200, 'application/json', { id: '336', name: '周杰伦', pic: '120/s4s26/58/3409744034.jpg', info: '华语流行乐男歌手。' }];
@@ -254,9 +255,38 @@ describe('artists', () => {
     expectError(await call(app, admin, 'POST', '/apimt/fetch_artists/', { title: ' ' }), 400, 'TAGSONIC_ERR_SCRAPE_TITLE_REQUIRED');
     expectError(await call(app, admin, 'POST', '/apimt/fetch_artists/', { title: 'x', full_path: '/etc/passwd' }), 403);
   });
+
+  it('a candidate\'s picture URL is downloaded by the server (the source\'s own address is trusted) and served as the artist\'s picture', async () => {
+    const id = (await artistIdOf('Delta'))!;
+    expectOk(await call(app, admin, 'POST', '/apimt/post_artist/', { id, artist_img: `${kuwo.baseUrl()}/star/pic.jpg`, description: '华语流行乐男歌手。' }));
+    expect((await coverBytes(id)).equals(blueJpeg)).toBe(true);
+    expect((await subsonic('getArtistInfo2', { id })).artistInfo2.biography).toBe('华语流行乐男歌手。');
+    // Another private address is no cover source.
+    expectError(await call(app, admin, 'POST', '/apimt/post_artist/', { id, artist_img: 'http://127.0.0.1:9/x.jpg' }), 400);
+  });
 });
 
+/** Uploads a picture as the cover drawer does (/apimt/upload_image/, field upload_file) → the URL it answers. */
+async function upload(picture: Buffer): Promise<string> {
+  const boundary = '----tagsonic-upload';
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="upload_file"; filename="c.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+    picture,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return expectOk(await call(app, admin, 'POST', '/apimt/upload_image/', payload, { 'content-type': `multipart/form-data; boundary=${boundary}` })).data;
+}
+
 describe('genres', () => {
+  it('post_genre takes the URL /apimt/upload_image/ answered', async () => {
+    const url = await upload(blueJpeg);
+    expect(url).toMatch(/^\/apimt\/uploaded_image\//);
+    expectOk(await call(app, admin, 'POST', '/apimt/post_genre/', { id: 'Jazz', genre_img: url }));
+    expect((await coverBytes(genreCoverIdFor('Jazz'))).equals(blueJpeg)).toBe(true);
+    expectOk(await call(app, admin, 'POST', '/apimt/post_genre/', { id: 'Jazz', genre_img: '' }));
+    expect((await subsonic('getGenres')).genres.genre.find((g: any) => g.value === 'Jazz')).not.toHaveProperty('coverArt');
+  });
+
   it('post_genre: the picture shows in getGenres as the genre\'s cover id; genre_playlist_cover suggests the genre\'s album covers', async () => {
     const res = expectOk(await call(app, admin, 'POST', '/apimt/post_genre/', { id: 'pop', genre_img: dataUrl(blueJpeg) }));
     expect(res).toMatchObject({ message: '修改成功！', data: { id: 'Pop' } });
