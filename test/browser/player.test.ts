@@ -316,6 +316,7 @@ describe('player', () => {
         return line.top >= panel.top && line.bottom <= panel.bottom;
       }),
     ).toBe(true);
+    await page.waitForTimeout(400); // the highlight's 0.2 s colour transition
     await lb.shot('player-playing');
     await page.evaluate(() => localStorage.setItem('theme', 'dark'));
     await page.reload();
