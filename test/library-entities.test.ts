@@ -23,7 +23,7 @@ import { Scanner } from '@tagsonic/workers/scanner';
 import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
 import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
 import type { Manifest } from '@tagsonic/sdk';
-import { call, expectError, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
+import { call, expectError, expectOk, login, ADMIN_PASSWORD, USER_PASSWORD, type Session } from './api-harness.ts';
 import { makeAudio, probeTags, waitFor } from './support/audio.ts';
 import { sourceFake } from './support/source-fake.ts';
 import { taskFinished } from './support/task-wait.ts';
@@ -346,6 +346,13 @@ describe('playlists', () => {
     expectOk(await call(app, admin, 'POST', '/apimt/put_playlist/', { id, playlist_img: '' }));
     expect((await subsonic('getPlaylists')).playlists.playlist.find((p: any) => p.id === id).coverArt).not.toBe(id);
     expectError(await call(app, admin, 'POST', '/apimt/put_playlist/', { id: 'pl-nope', name: 'x' }), 404, 'TAGSONIC_ERR_PLAYLIST_NOT_FOUND');
+    // Another user's (private) playlist is not theirs to change, its picture included: to them it does not exist.
+    await rt.users.create({ username: 'alice', password: USER_PASSWORD });
+    const alice = await login(app, 'alice', USER_PASSWORD);
+    expectError(await call(app, alice, 'POST', '/apimt/put_playlist/', { id, playlist_img: dataUrl(blueJpeg) }), 404, 'TAGSONIC_ERR_PLAYLIST_NOT_FOUND');
+    expect(await rt.library.entities.get('playlist', id)).toBeNull();
+    // A POST without the CSRF token changes nothing.
+    expectError(await call(app, { cookieOnly: admin }, 'POST', '/apimt/put_playlist/', { id, name: 'No Token' }), 403);
   });
 });
 
