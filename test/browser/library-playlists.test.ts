@@ -8,6 +8,7 @@
  * agreed by /rest getPlaylist; the filter-list badge, dedupe, the edit drawer, delete; starred album, artist and
  * track show in the favourites tabs. Screenshots (light/dark, phone 390×844) in test/browser/screenshots/playlists-*.
  */
+import { execFileSync } from 'node:child_process';
 import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +29,7 @@ interface Song {
 interface Playlist {
   id: string;
   name: string;
+  coverArt?: string;
   comment?: string;
   songCount: number;
   isDynamic?: boolean;
@@ -160,6 +162,13 @@ describe('playlists screens', () => {
     await page.getByTestId('import-unmatched').waitFor();
     expect(await page.getByTestId('import-unmatched').textContent()).toContain('/nowhere/missing.mp3');
     await page.keyboard.press('Escape');
+    // Nothing matched: 导入失败！ with the server's message, and no playlist.
+    const bad = path.join(lib.home.home, 'nothing.m3u8');
+    await writeFile(bad, '#EXTM3U\n/nowhere/a.mp3\n/nowhere/b.mp3\n');
+    await page.getByTestId('import-playlist-file').setInputFiles(bad);
+    await notice('导入失败！').waitFor();
+    expect((await notice('导入失败！').textContent())!.length).toBeGreaterThan('导入失败！'.length);
+    expect((await playlists()).some((p) => p.name === 'nothing')).toBe(false);
 
     const made = (await playlists()).find((p) => p.name === 'road trip')!;
     expect(made).toBeTruthy();
@@ -232,8 +241,19 @@ describe('playlists screens', () => {
     await page.getByTestId('playlist-edit').waitFor();
     await page.fill('#ts-playlist-name', 'Road trip 2');
     await page.fill('#ts-playlist-comment', 'Windows down');
+    // A cover uploaded in the drawer (upload_image) is saved as playlist_img: /rest serves it for the playlist.
+    const png = path.join(lib.home.home, 'cover.png');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=64x64', '-frames:v', '1', png]);
+    const coverBefore = (await playlist(imported)).coverArt;
+    await page.getByTestId('playlist-cover-file').setInputFiles(png);
+    await expect.poll(() => page.locator('.ts-playlist-cover-preview').getAttribute('src')).not.toMatch(/getCoverArt|^data:/);
+    await lib.shot('playlists-edit-drawer');
     await page.getByTestId('playlist-save').click();
     await notice('修改成功！').waitFor();
+    await expect.poll(async () => (await playlist(imported)).coverArt).not.toBe(coverBefore);
+    const art = await page.request.get(`${lib.server.base}${await page.locator('.ts-playlist-cover').getAttribute('src')}`);
+    expect(art.ok()).toBe(true);
+    expect(art.headers()['content-type']).toMatch(/^image\//);
     await expect.poll(async () => page.getByTestId('playlist-name').textContent()).toBe('Road trip 2');
     expect(await page.getByTestId('playlist-comment').textContent()).toBe('Windows down');
     expect(await playlist(imported)).toMatchObject({ name: 'Road trip 2', comment: 'Windows down' });
@@ -252,8 +272,17 @@ describe('playlists screens', () => {
     await lib.rest('star', { artistId: artist.id });
     await lib.rest('star', { id: song.id });
 
+    const sizes: string[] = [];
+    const watch = (r: { url: () => string }) => {
+      const u = new URL(r.url());
+      if (u.pathname.startsWith('/rest/getStarred2')) sizes.push(`${u.searchParams.get('type')}:${u.searchParams.get('size')}:${u.searchParams.get('offset')}`);
+    };
+    page.on('request', watch);
     await lib.open('/favourites/albums/', 'favourites-page');
     await page.locator(`[data-testid=cover-grid] [data-id="${album.id}"]`).waitFor();
+    page.off('request', watch);
+    // §9: 30 per batch; one short batch ends the list.
+    expect(sizes).toEqual(['album:30:0']);
     await page.locator('.ts-sort-tab[data-sort=artists]').click();
     await page.locator(`[data-testid=favourites-page][data-tab=artists] [data-testid=cover-grid] [data-id="${artist.id}"]`).waitFor();
     await page.locator('.ts-sort-tab[data-sort=tracks]').click();
@@ -307,6 +336,11 @@ describe('playlists screens', () => {
     await lib.open('/playlists/recently-added/', 'playlists-page');
     await page.locator('[data-testid=cover-grid]').waitFor();
     await lib.shot('playlists-phone-list');
+    await page.getByTestId('create-smart').click();
+    await page.getByTestId('smart-playlist-dialog').waitFor();
+    await page.waitForTimeout(300);
+    await lib.shot('playlists-phone-smart-dialog');
+    await page.keyboard.press('Escape');
     await lib.open(`/playlist/${first.id}`, 'playlist-page');
     await page.waitForTimeout(300);
     await lib.shot('playlists-phone-detail');
