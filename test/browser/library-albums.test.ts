@@ -13,7 +13,7 @@ import { access, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ffprobe, newContext } from './harness.ts';
+import { ffprobe, newContext, SCREENSHOTS } from './harness.ts';
 import { startLibraryBrowser, type LibraryBrowser } from './library-harness.ts';
 
 interface Album {
@@ -180,6 +180,137 @@ describe('tracks', () => {
     await lib.open('/tracks/a-z/', 'tracks-page');
     await page.locator('[data-testid="list-end"][data-done="true"]').waitFor();
     await shot('tracks-light');
+  });
+});
+
+/** Files under `dir` (recursively) whose name is one of `names`. */
+async function findFiles(dir: string, names: Set<string>): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile() && names.has(e.name)) out.push(path.join(e.parentPath, e.name));
+  return out;
+}
+
+/** A real album (named, more than one track) other than `except`. */
+async function pickAlbum(except: string[] = []): Promise<Album> {
+  for (const a of await albumList({ type: 'alphabeticalByName', size: 500 })) {
+    if (a.name.startsWith('[') || except.includes(a.id) || a.songCount < 2) continue;
+    const album = await getAlbum(a.id);
+    if (album.song!.every((s) => s.path && /\.(mp3|flac)$/i.test(s.path))) return album;
+  }
+  throw new Error('no album to edit');
+}
+
+let edited = '';
+
+describe('album actions', () => {
+  it('PLAY hands the album to the player and the audio runs', async () => {
+    const album = await pickAlbum();
+    await lib.open(`/album/id/${encodeURIComponent(album.id)}`, 'album-page');
+    await page.getByTestId('album-play').click();
+    await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('queue') ?? '[]').map((t: { id: string }) => t.id))).toEqual(album.song!.map((s) => s.id));
+    await expect.poll(() => page.evaluate(() => document.querySelector('audio')?.currentTime ?? 0), { timeout: 15_000 }).toBeGreaterThan(0.3);
+    await page.evaluate(() => document.querySelector('audio')?.pause());
+    // The row of the song the player is on is marked (the 5 s songs may have moved on meanwhile).
+    const current = () => page.evaluate(() => JSON.parse(localStorage.getItem('queue') ?? '[]')[Number(localStorage.getItem('queueIndex') ?? 0)]?.id as string);
+    await expect.poll(async () => (await page.locator(`${ROWS}[aria-current="true"]`).getAttribute('data-id')) === (await current())).toBe(true);
+    await shot('detail-playing-light');
+  });
+
+  it('EDIT with write to metadata: a task writes the new name into every file; undo_task brings the old one back', async () => {
+    const album = await pickAlbum();
+    edited = album.id;
+    const files = album.song!.map(fileOf);
+    const renamed = `${album.name} (Deluxe)`;
+    await lib.open(`/album/id/${encodeURIComponent(album.id)}`, 'album-page');
+    await page.getByTestId('album-edit').click();
+    await page.getByTestId('album-edit-name').fill(renamed);
+    await page.getByTestId('album-edit-write').check({ force: true });
+    await shot('edit-drawer-light');
+    const answer = page.waitForResponse((r) => r.url().includes('/apimt/post_album/'));
+    await page.getByTestId('album-edit-save').click();
+    const posted = (await (await answer).json()) as { result: boolean; data: { id: string; task_id: string | null } };
+    expect(posted.result).toBe(true);
+    expect(posted.data.task_id).toBeTruthy();
+    await notice('修改成功！').waitFor();
+    await expect(page.locator('.bp6-toast').getByText('查看任务')).toBeTruthy();
+    await expect.poll(() => page.getByTestId('album-edit-drawer').count()).toBe(0);
+    // The page follows the library to the album's new id and name.
+    await expect.poll(() => page.getByTestId('album-name').textContent(), { timeout: 40_000 }).toBe(renamed);
+    expect(page.url()).toContain(`/album/id/${encodeURIComponent(posted.data.id)}`);
+    for (const f of files) expect((await ffprobe(f)).tags.album, f).toBe(renamed);
+    const undo = await lib.api<{ task_id?: string }>('/apimt/undo_task/', { task_id: posted.data.task_id });
+    expect(undo.result, undo.message).toBe(true);
+    await expect.poll(async () => (await Promise.all(files.map(async (f) => (await ffprobe(f)).tags.album))).every((a) => a === album.name), { timeout: 40_000 }).toBe(true);
+    // The library follows the undo too: the album is back under its old id, the renamed one gone.
+    await expect.poll(async () => (await albumList({ type: 'alphabeticalByName', size: 500 })).map((a) => a.id).includes(posted.data.id), { timeout: 30_000 }).toBe(false);
+    await expect.poll(async () => (await lib.rest<{ album?: Album }>('getAlbum', { id: album.id })).album?.name, { timeout: 30_000 }).toBe(album.name);
+  });
+
+  it('DELETE counts the files, moves them to the trash and goes to recently-added; undo brings them back', async () => {
+    const album = await pickAlbum([edited]);
+    const files = album.song!.map(fileOf);
+    await lib.open(`/album/id/${encodeURIComponent(album.id)}`, 'album-page');
+    await page.getByTestId('album-delete').click();
+    await expect.poll(() => page.getByTestId('album-delete-count').textContent()).toContain(String(files.length));
+    await shot('delete-dialog-light');
+    const answer = page.waitForResponse((r) => r.url().includes('/apimt/delete_album/') && r.request().postDataJSON()?.dry_run !== true);
+    await page.getByTestId('confirm-delete-album').click();
+    const deleted = (await (await answer).json()) as { result: boolean; data: { task_id: string; total: number } };
+    expect(deleted.result).toBe(true);
+    expect(deleted.data.total).toBe(files.length);
+    await page.waitForURL(/\/albums\/recently-added\/$/);
+    await expect.poll(async () => (await Promise.all(files.map(exists))).some(Boolean), { timeout: 30_000 }).toBe(false);
+    const trashed = await findFiles(lib.home.media, new Set(files.map((f) => path.basename(f))));
+    expect(trashed.filter((f) => f.includes(`${path.sep}.tagsonic-trash${path.sep}`))).toHaveLength(files.length);
+    const undo = await lib.api('/apimt/undo_task/', { task_id: deleted.data.task_id });
+    expect(undo.result, undo.message).toBe(true);
+    await expect.poll(async () => (await Promise.all(files.map(exists))).every(Boolean), { timeout: 30_000 }).toBe(true);
+  });
+});
+
+describe('looks', () => {
+  it('dark theme and a 390×844 phone', async () => {
+    const album = await pickAlbum();
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await lib.open('/albums/recently-added/', 'albums-page');
+    await settledTiles();
+    await shot('list-grid-dark');
+    await lib.open(`/album/id/${encodeURIComponent(album.id)}`, 'album-page');
+    await page.locator(ROWS).first().waitFor();
+    await shot('detail-dark');
+    await page.evaluate(() => localStorage.setItem('theme', 'light'));
+    const phone = await newContext(lib.browser, { width: 390, height: 844 });
+    await phone.addCookies(await lib.context.cookies());
+    const small = await phone.newPage();
+    small.on('pageerror', (e) => pageErrors.push(String(e)));
+    for (const [name, url, ready] of [
+      ['phone-list', '/albums/recently-added/', '[data-testid="list-end"][data-done="true"]'],
+      ['phone-detail', `/album/id/${encodeURIComponent(album.id)}`, ROWS],
+      ['phone-tracks', '/tracks/recently-added/', ROWS],
+    ] as const) {
+      await small.goto(`${lib.server.base}${url}`);
+      await small.locator(ready).first().waitFor();
+      await small.waitForTimeout(400);
+      await small.screenshot({ path: path.join(SCREENSHOTS, `albums-${name}.png`) });
+    }
+    await phone.close();
+  });
+});
+
+describe('no streaming password (§8)', () => {
+  it('the album list says 查询失败！ with the admin link, then goes to /login', async () => {
+    const csrf = (await lib.context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '';
+    const cleared = await page.request.delete(`${lib.server.base}/apimt/admin/users/admin/subsonic_password/`, { headers: { 'X-CSRFToken': csrf, 'X-Requested-With': 'XMLHttpRequest' } });
+    expect(cleared.ok()).toBe(true);
+    await page.goto(`${lib.server.base}/albums/recently-added/`);
+    await notice('查询失败！').waitFor();
+    const toast = page.locator('.bp6-toast').filter({ hasText: '请在后台管理创建一个subsonic密码，刷新页面试试吧' });
+    await toast.waitFor();
+    await page.waitForURL(/\/login$/);
+    await page.waitForTimeout(300);
+    await lib.shot('albums-no-password');
+    await toast.getByText('前往后台管理').click();
+    await page.waitForURL(/\/admin/);
   });
 });
 

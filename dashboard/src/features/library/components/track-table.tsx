@@ -102,7 +102,7 @@ export function TrackTable({ tracks, onPlay, onEnqueue, playingId, draggable, on
         <thead>
           <tr>
             <th className="ts-col-index">#</th>
-            <th>{t('标题')}</th>
+            <th className="ts-col-title">{t('标题')}</th>
             <th className="ts-col-wide">{t('专辑|字段')}</th>
             <th className="ts-col-num">{t('时长')}</th>
             <th className="ts-col-wide ts-col-num">{t('大小')}</th>
@@ -115,14 +115,14 @@ export function TrackTable({ tracks, onPlay, onEnqueue, playingId, draggable, on
           {tracks.map((song, index) => {
             const playing = markedId !== undefined && song.id === markedId;
             const starred = starredOf(song);
-            const classes = [playing ? 'ts-playing' : '', dragFrom === index ? 'ts-dragging' : '', dragOver === index && dragFrom !== index ? 'ts-drag-over' : ''].filter(Boolean).join(' ');
+            const classes = [playing ? 'ts-track-current' : '', dragFrom === index ? 'ts-dragging' : '', dragOver === index && dragFrom !== index ? 'ts-drag-over' : ''].filter(Boolean).join(' ');
             return (
               <tr key={`${song.id}-${index}`} className={classes || undefined} data-id={song.id} aria-current={playing ? 'true' : undefined} onDoubleClick={() => onPlay(index)} {...dragProps(index)}>
                 <td className="ts-col-index">
                   {canDrag ? <Icon icon="drag-handle-vertical" className="ts-drag-handle" /> : null}
                   {playing ? <Icon icon="volume-up" intent="primary" title={t('正在播放')} /> : index + 1}
                 </td>
-                <td>
+                <td className="ts-col-title">
                   <div className="ts-track-title">
                     <img className="ts-track-img" src={coverUrl(song.coverArt, 80)} alt="" loading="lazy" decoding="async" width={36} height={36} />
                     <div className="ts-track-names">
