@@ -132,9 +132,6 @@ export const EN_LIBRARY: Record<string, string> = {
   // Artists and genres (ui-artists)
   最多专辑: 'Most albums',
   最多歌曲: 'Most tracks',
-  搜索艺术家: 'Search artists',
-  网格: 'Grid',
-  列表: 'List',
   没有找到艺术家: 'No artist found',
   还没有艺术家: 'No artists yet',
   没有可播放的歌曲: 'Nothing to play',
@@ -157,7 +154,6 @@ export const EN_LIBRARY: Record<string, string> = {
   使用这个名称: 'Use this name',
   使用这段描述: 'Use this description',
   还没有流派: 'No genres yet',
-  搜索歌曲: 'Search tracks',
   删除流派: 'Delete genre',
   '确定删除流派「{name}」吗？它将从 {n} 首歌曲的标签中移除（可在日志中撤销）。': 'Delete the genre “{name}”? It will be removed from the tags of {n} {n:track/tracks} (you can undo this from the log).',
   编辑流派: 'Edit genre',
