@@ -5,7 +5,9 @@
  *
  * Two ways to edit an album or artist:
  * - without `write_metadata`: the library's own overlay (core/library entity-meta.ts; an artist's picture and
- *   biography in artist-meta.ts). Getalbum, the lists, getCoverArt, getArtistInfo2 show it; no file is touched.
+ *   biography in artist-meta.ts). getAlbum, the lists, getCoverArt, getArtistInfo2 show it; no file is touched. Once a
+ *   write_metadata task has written its fields, the overlay of those fields gives way (same id) or is copied to the
+ *   new id (a rename), see {@link followWrite}.
  * - `write_metadata: true`: a task of the built-in manual edit (batch-update-id3) under the action name 修改专辑 /
  *   修改艺术家, one item per track with that track's new values, written through the journaled safe writer —
  *   visible in /log, undone by undo_task. The library follows the writes (about 1 s), and the album or artist then
