@@ -38,11 +38,11 @@ export async function startLibraryBrowser(options: { viewport?: { width: number;
   const context = await newContext(browser, options.viewport);
   const page = await context.newPage();
 
-  const api: LibraryBrowser['api'] = async (pathname, body) => {
+  const api = async <T = unknown>(pathname: string, body?: unknown) => {
     const csrf = (await context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '';
     const headers = { 'X-CSRFToken': csrf, 'X-Requested-With': 'XMLHttpRequest' };
     const res = body === undefined ? await page.request.get(`${server.base}${pathname}`, { headers }) : await page.request.post(`${server.base}${pathname}`, { data: body, headers });
-    return (await res.json()) as Awaited<ReturnType<LibraryBrowser['api']>>;
+    return (await res.json()) as { result: boolean; message: string; code?: string; data: T };
   };
   const rest: LibraryBrowser['rest'] = async (method, params = {}) => {
     const salt = randomBytes(6).toString('hex');

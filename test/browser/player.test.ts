@@ -354,6 +354,9 @@ describe('player', () => {
     await p.getByTestId('player-bar').waitFor();
     await p.getByTestId('queue').waitFor();
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The library's side navigation is the header's drawer on a phone, not a docked 200 px column.
+    expect(await p.locator('.ts-sidenav-docked').isVisible()).toBe(false);
+    expect(await p.getByTestId('queue').evaluate((el) => el.getBoundingClientRect().left)).toBeLessThan(40);
     await p.waitForTimeout(400);
     await p.screenshot({ path: 'test/browser/screenshots/player-phone.png' });
     await phone.close();
