@@ -1,10 +1,20 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { Button } from '../../../../components/ui/button.tsx';
 import { NonIdealState, Tab, Tabs } from '../../../../components/ui/display.tsx';
 import { useT } from '../../../../lib/i18n.ts';
 import { coverUrl } from '../../../library/lib/cover-url.ts';
 import { artistOf, formatCount } from '../../../library/lib/format.ts';
+import { getSong } from '../../../player/api/get-song.ts';
+import { toPlayerTrack } from '../../../player/lib/track.ts';
+import { usePlayer } from '../../../player/stores/player-store.ts';
 import type { ListeningEntry, ListeningRecord } from '../../api/types.ts';
+
+/** Plays one track of the record: its full entry comes from getSong (a failure leaves the player as it was, §8). */
+const playTrack = (id: string) =>
+  getSong(id)
+    .then((song) => usePlayer.getState().playList([toPlayerTrack(song)], 0))
+    .catch(() => undefined);
 
 type Kind = 'track' | 'album' | 'artist';
 
@@ -30,6 +40,7 @@ function Entries({ kind, entries }: { kind: Kind; entries: ListeningEntry[] }) {
           </Link>
           <span className="ts-stats-plays" data-count={e.count}>
             {t('{n} 次', { n: formatCount(e.count) })}
+            {kind === 'track' ? <Button size="small" variant="minimal" icon="play" aria-label={t('播放')} onClick={() => void playTrack(e.record.id)} data-action="play" /> : null}
           </span>
         </li>
       ))}

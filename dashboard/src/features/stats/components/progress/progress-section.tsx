@@ -5,6 +5,7 @@ import { HTMLTable, Icon, NonIdealState, Spinner } from '../../../../components/
 import { HTMLSelect } from '../../../../components/ui/form.tsx';
 import { useT } from '../../../../lib/i18n.ts';
 import { useFilesStore } from '../../../files/stores/files-store.ts';
+import { coverUrl } from '../../../library/lib/cover-url.ts';
 import { getProgressRate } from '../../api/get-progress-rate.ts';
 import type { MissingItem, MissKind } from '../../api/types.ts';
 import { useLoad } from '../../hooks/use-load.ts';
@@ -12,8 +13,6 @@ import { DEFAULT_PROGRESS_PAGE_SIZE, PROGRESS_PAGE_SIZES } from '../../lib/const
 import { fileNameOf, folderOf } from '../../lib/folder-of.ts';
 import { resize, turnPage, type PagerState } from '../../lib/pager.ts';
 import { KIND_LABELS } from './kind-labels.ts';
-
-const has = (v: boolean | string | null): boolean => v === true || (typeof v === 'string' && v.trim() !== '');
 
 function Mark({ on }: { on: boolean }) {
   const t = useT();
@@ -77,11 +76,9 @@ export function ProgressSection({ kind, total, actions, version }: { kind: MissK
                 <td>{item.year ?? ''}</td>
                 <td>{item.genre ?? ''}</td>
                 <td>
-                  <Mark on={has(item.lyrics)} />
+                  <Mark on={item.lyrics === true} />
                 </td>
-                <td>
-                  <Mark on={has(item.album_cover)} />
-                </td>
+                <td>{item.album_cover ? <img className="ts-progress-cover" src={coverUrl(item.album_cover, 60)} alt={t('有')} loading="lazy" /> : <Mark on={false} />}</td>
                 <td>
                   <Button size="small" variant="minimal" icon="edit" text={t('编辑')} onClick={() => openInEditor(item)} data-action="edit" />
                 </td>
