@@ -145,8 +145,25 @@ describe('artists screens', { timeout: 120_000 }, () => {
     const found = await restArtists('most-albums', term);
     expect(found.length).toBeGreaterThan(0);
     expect(found.length).toBeLessThan(all.length);
-    await page.getByTestId('artists-search').fill(term);
+    await page.getByRole('button', { name: /搜索|Search/ }).first().click();
+    await page.locator('.ts-search input').fill(term);
+    await expect.poll(() => page.getByTestId('artists-page').getAttribute('data-search')).toBe(term);
     await expect.poll(() => tileIds('artists-grid')).toEqual(found.slice(0, 50).map((a) => a.id));
+    await page.getByRole('button', { name: /搜索|Search/ }).first().click();
+    await expect.poll(() => page.getByTestId('artists-page').getAttribute('data-search')).toBe('');
+  });
+
+  it('an artist tile’s play queues all of the artist’s tracks (getSongsByGenre artist_id)', async () => {
+    const artist = (await restArtists('most-albums')).find((a) => a.name !== 'Various Artists')!;
+    const songs = (await lib.rest<{ songsByGenre: { song?: Song[] } }>('getSongsByGenre', { artist_id: artist.id, count: 500, offset: 0 })).songsByGenre.song ?? [];
+    expect(songs.length).toBeGreaterThan(0);
+    await lib.open('/artists/most-albums', 'artists-page');
+    const tile = page.locator(`[data-testid=artists-grid] .ts-cover-item[data-id="${artist.id}"]`);
+    await tile.hover();
+    await tile.locator('.ts-cover-play').click();
+    await expect
+      .poll(async () => new Set(((await page.evaluate(() => JSON.parse(localStorage.getItem('queue') ?? '[]'))) as { id: string }[]).map((t) => t.id)))
+      .toEqual(new Set(songs.map((s) => s.id)));
   });
 
   let subject: Artist;

@@ -5,8 +5,6 @@ import { Icon, NonIdealState, Spinner, Tag } from '../../../components/ui/displa
 import { Dialog, DialogBody } from '../../../components/ui/overlay.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import { notifyError } from '../../../lib/notify.ts';
-import { toPlayerTrack } from '../../player/lib/track.ts';
-import { usePlayer } from '../../player/stores/player-store.ts';
 import type { SubsonicArtistDetail, SubsonicArtistInfo } from '../api/artist-types.ts';
 import { countArtistTracks, deleteArtist } from '../api/delete-artist.ts';
 import { getArtist } from '../api/get-artist.ts';
@@ -20,6 +18,7 @@ import { CoverGrid } from '../components/cover-grid.tsx';
 import { TrackTable } from '../components/track-table.tsx';
 import { artistGenres, artistTrackCount, latestAlbums, TOP_TRACKS_SHOWN } from '../lib/artist-view.ts';
 import { coverUrl } from '../lib/cover-url.ts';
+import { playSongs } from '../lib/play.ts';
 import { reportSubsonicFailure } from '../lib/subsonic-error.ts';
 import '../components/artists/artists.css';
 
@@ -50,7 +49,6 @@ export function ArtistPage() {
   const [deleting, setDeleting] = useState(false);
   const [deleteCount, setDeleteCount] = useState<number | null>(null);
   const [waiting, setWaiting] = useState(false);
-  const playingId = usePlayer((s) => s.queue[s.index]?.id);
 
   const load = useCallback(
     async (signal?: AbortSignal) => {
@@ -90,7 +88,7 @@ export function ArtistPage() {
   const genres = artistGenres(albums);
   const description = info.biography?.trim() ?? '';
   const playTop = (index?: number) => {
-    if (top.length) usePlayer.getState().playList(top.map(toPlayerTrack), index);
+    if (top.length) playSongs(top, index);
     else notifyError(t('播放失败！'), t('没有可播放的歌曲'));
   };
 
@@ -206,7 +204,7 @@ export function ArtistPage() {
             {t('查看全部')} <Icon icon="chevron-right" size={12} />
           </Link>
         </div>
-        {top.length ? <TrackTable tracks={top.slice(0, TOP_TRACKS_SHOWN)} onPlay={(i) => playTop(i)} playingId={playingId} /> : <p className="ts-muted">{t('暂无歌曲')}</p>}
+        {top.length ? <TrackTable tracks={top.slice(0, TOP_TRACKS_SHOWN)} onPlay={(i) => playTop(i)} /> : <p className="ts-muted">{t('暂无歌曲')}</p>}
       </section>
 
       <section className="ts-entity-section" data-testid="artist-albums">

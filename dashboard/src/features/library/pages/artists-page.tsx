@@ -1,12 +1,9 @@
 import { useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { Button, ButtonGroup } from '../../../components/ui/button.tsx';
-import { NonIdealState, Spinner } from '../../../components/ui/display.tsx';
-import { InputGroup } from '../../../components/ui/form.tsx';
+import { NonIdealState } from '../../../components/ui/display.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import { notifyError } from '../../../lib/notify.ts';
-import { toPlayerTrack } from '../../player/lib/track.ts';
-import { usePlayer } from '../../player/stores/player-store.ts';
 import type { SubsonicArtist } from '../api/artist-types.ts';
 import { getArtists, type ArtistSort } from '../api/get-artists.ts';
 import { getSongsBy } from '../api/get-songs-by.ts';
@@ -14,9 +11,11 @@ import { setStarred } from '../api/star-item.ts';
 import { BackToTop } from '../components/back-to-top.tsx';
 import { CoverGrid, type CoverGridMode } from '../components/cover-grid.tsx';
 import { SortTabs } from '../components/sort-tabs.tsx';
-import { useDebounced } from '../hooks/use-debounced.ts';
+import { ListFooter } from '../components/list-footer.tsx';
+import { useDebouncedTerm } from '../hooks/use-debounced-term.ts';
 import { useInfiniteList } from '../hooks/use-infinite-list.ts';
 import { ARTIST_PAGE_SIZE, ARTIST_SEARCH_DEBOUNCE_MS, readAll } from '../lib/artist-view.ts';
+import { playSongs } from '../lib/play.ts';
 import { reportSubsonicFailure } from '../lib/subsonic-error.ts';
 import '../components/artists/artists.css';
 
@@ -30,7 +29,7 @@ const SORTS: { key: ArtistSort; label: string }[] = [
 /**
  * /artists/:sort (spec §2 Artists list): album artists as tiles or rows, 50 per batch with infinite scroll,
  * each with its album count, a favourite toggle and a play button that queues all of the artist's tracks.
- * The search box narrows the list 500 ms after the last key (§9); a failed search stays silent (§8).
+ * The header's search term narrows the list 500 ms after the last key (§9); a failed search stays silent (§8).
  */
 export function ArtistsPage() {
   const t = useT();
@@ -38,8 +37,7 @@ export function ArtistsPage() {
   const [, navigate] = useLocation();
   const sort: ArtistSort = SORTS.some((s) => s.key === params.sort) ? (params.sort as ArtistSort) : 'most-albums';
   const [mode, setMode] = useState<CoverGridMode>('grid');
-  const [term, setTerm] = useState('');
-  const search = useDebounced(term.trim(), ARTIST_SEARCH_DEBOUNCE_MS);
+  const search = useDebouncedTerm(ARTIST_SEARCH_DEBOUNCE_MS);
   const [stars, setStars] = useState<Record<string, boolean>>({});
 
   const list = useInfiniteList<SubsonicArtist>(
@@ -68,7 +66,7 @@ export function ArtistsPage() {
   const play = async (a: SubsonicArtist) => {
     try {
       const songs = await readAll((offset, size) => getSongsBy({ artistId: a.id }, offset, size));
-      if (songs.length) usePlayer.getState().playList(songs.map(toPlayerTrack));
+      if (songs.length) playSongs(songs);
       else notifyError(t('播放失败！'), t('没有可播放的歌曲'));
     } catch (e) {
       notifyError(t('播放失败！'), e instanceof Error ? e.message : String(e));
@@ -87,34 +85,19 @@ export function ArtistsPage() {
   }));
 
   return (
-    <div className="ts-library-page ts-artists-page" data-testid="artists-page" data-sort={sort}>
+    <div className="ts-library-page ts-artists-page" data-testid="artists-page" data-sort={sort} data-search={search}>
       <div className="ts-library-head">
         <SortTabs base="/artists" tabs={SORTS} active={sort} />
         <div className="ts-artists-tools">
-          <InputGroup
-            className="ts-artists-search"
-            type="search"
-            leftIcon="search"
-            placeholder={t('搜索艺术家')}
-            value={term}
-            onChange={(e) => setTerm(e.target.value)}
-            data-testid="artists-search"
-          />
           <ButtonGroup>
-            <Button icon="grid-view" active={mode === 'grid'} aria-label={t('网格')} title={t('网格')} onClick={() => setMode('grid')} data-testid="mode-grid" />
-            <Button icon="list" active={mode === 'list'} aria-label={t('列表')} title={t('列表')} onClick={() => setMode('list')} data-testid="mode-list" />
+            <Button icon="grid-view" active={mode === 'grid'} aria-pressed={mode === 'grid'} aria-label={t('网格视图')} title={t('网格视图')} onClick={() => setMode('grid')} data-testid="mode-grid" />
+            <Button icon="list" active={mode === 'list'} aria-pressed={mode === 'list'} aria-label={t('列表视图')} title={t('列表视图')} onClick={() => setMode('list')} data-testid="mode-list" />
           </ButtonGroup>
         </div>
       </div>
       {items.length ? <CoverGrid items={items} mode={mode} testId="artists-grid" /> : null}
-      {list.error && !items.length ? (
-        <NonIdealState icon="error" title={t('查询失败！')} action={<Button icon="refresh" text={t('重试')} onClick={list.reload} />} />
-      ) : list.done && !items.length ? (
-        <NonIdealState icon="person" title={search ? t('没有找到艺术家') : t('还没有艺术家')} />
-      ) : null}
-      <div ref={list.sentinelRef} className="ts-list-end" data-testid="list-end" data-done={list.done ? 'true' : 'false'}>
-        {list.loading ? <Spinner size={24} /> : null}
-      </div>
+      {list.error && !items.length ? <NonIdealState icon="error" title={t('查询失败！')} action={<Button icon="refresh" text={t('重试')} onClick={list.reload} />} /> : null}
+      <ListFooter sentinelRef={list.sentinelRef} loading={list.loading} done={list.done} empty={items.length === 0} emptyText={search ? '没有找到艺术家' : '还没有艺术家'} />
       <BackToTop />
     </div>
   );

@@ -2,11 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { Button } from '../../../components/ui/button.tsx';
 import { Tab, Tabs } from '../../../components/ui/display.tsx';
-import { InputGroup } from '../../../components/ui/form.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import { notifyError } from '../../../lib/notify.ts';
-import { toPlayerTrack } from '../../player/lib/track.ts';
-import { usePlayer } from '../../player/stores/player-store.ts';
 import type { SubsonicGenre } from '../api/artist-types.ts';
 import { deleteGenre } from '../api/delete-genre.ts';
 import { getGenres } from '../api/get-genres.ts';
@@ -15,17 +12,18 @@ import { EntityDeleteDialog } from '../components/artists/entity-delete-dialog.t
 import { EntityAlbums, EntityTracks } from '../components/artists/entity-lists.tsx';
 import { GenreCoverDrawer } from '../components/artists/genre-cover-drawer.tsx';
 import { BackToTop } from '../components/back-to-top.tsx';
-import { useDebounced } from '../hooks/use-debounced.ts';
+import { useDebouncedTerm } from '../hooks/use-debounced-term.ts';
 import { ARTIST_SEARCH_DEBOUNCE_MS, GENRE_PLAY_COUNT } from '../lib/artist-view.ts';
 import { coverUrl } from '../lib/cover-url.ts';
+import { playSongs } from '../lib/play.ts';
 import '../components/artists/artists.css';
 
 type TabId = 'albums' | 'tracks';
 
 /**
  * /genre/id/:id (spec §2 Genre detail; a genre's id is its name): picture, name and counts, Play (100 of
- * its tracks), tabs albums and tracks (50 per batch; the tracks can be searched, 500 ms after the last
- * key), EDIT (a picture drawer, the name disabled) and DELETE (the genre leaves every track's tag through
+ * its tracks), tabs albums and tracks (50 per batch; the header's search term narrows the tracks, 500 ms
+ * after the last key), EDIT (a picture drawer, the name disabled) and DELETE (the genre leaves every track's tag through
  * an undoable task; then /genres/a-z/).
  */
 export function GenrePage() {
@@ -35,8 +33,7 @@ export function GenrePage() {
   const [, navigate] = useLocation();
   const [info, setInfo] = useState<SubsonicGenre | null>(null);
   const [tab, setTab] = useState<TabId>('albums');
-  const [term, setTerm] = useState('');
-  const search = useDebounced(term.trim(), ARTIST_SEARCH_DEBOUNCE_MS);
+  const search = useDebouncedTerm(ARTIST_SEARCH_DEBOUNCE_MS);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [coverKey, setCoverKey] = useState(0);
@@ -62,7 +59,7 @@ export function GenrePage() {
   const play = async () => {
     try {
       const songs = await getSongsBy({ genre }, 0, GENRE_PLAY_COUNT);
-      if (songs.length) usePlayer.getState().playList(songs.map(toPlayerTrack));
+      if (songs.length) playSongs(songs);
       else notifyError(t('播放失败！'), t('没有可播放的歌曲'));
     } catch (e) {
       notifyError(t('播放失败！'), e instanceof Error ? e.message : String(e));
@@ -95,9 +92,6 @@ export function GenrePage() {
           <Tab id="albums" title={t('专辑')} data-testid="tab-albums" />
           <Tab id="tracks" title={t('歌曲')} data-testid="tab-tracks" />
         </Tabs>
-        {tab === 'tracks' ? (
-          <InputGroup className="ts-artists-search" type="search" leftIcon="search" placeholder={t('搜索歌曲')} value={term} onChange={(e) => setTerm(e.target.value)} data-testid="genre-search" />
-        ) : null}
       </div>
       {tab === 'albums' ? <EntityAlbums of={{ genre }} /> : <EntityTracks of={{ genre }} search={search} />}
       <BackToTop />

@@ -4,8 +4,6 @@ import { Button } from '../../../components/ui/button.tsx';
 import { NonIdealState, Spinner } from '../../../components/ui/display.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import { notifyError } from '../../../lib/notify.ts';
-import { toPlayerTrack } from '../../player/lib/track.ts';
-import { usePlayer } from '../../player/stores/player-store.ts';
 import type { SubsonicGenre } from '../api/artist-types.ts';
 import { getGenres, type GenreSort } from '../api/get-genres.ts';
 import { getSongsBy } from '../api/get-songs-by.ts';
@@ -13,6 +11,7 @@ import { BackToTop } from '../components/back-to-top.tsx';
 import { CoverGrid } from '../components/cover-grid.tsx';
 import { SortTabs } from '../components/sort-tabs.tsx';
 import { GENRE_PLAY_COUNT } from '../lib/artist-view.ts';
+import { playSongs } from '../lib/play.ts';
 import { reportSubsonicFailure } from '../lib/subsonic-error.ts';
 import '../components/artists/artists.css';
 
@@ -59,7 +58,7 @@ export function GenresPage() {
   const play = async (genre: string) => {
     try {
       const songs = await getSongsBy({ genre }, 0, GENRE_PLAY_COUNT);
-      if (songs.length) usePlayer.getState().playList(songs.map(toPlayerTrack));
+      if (songs.length) playSongs(songs);
       else notifyError(t('播放失败！'), t('没有可播放的歌曲'));
     } catch (e) {
       notifyError(t('播放失败！'), e instanceof Error ? e.message : String(e));

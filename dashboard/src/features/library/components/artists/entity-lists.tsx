@@ -1,16 +1,16 @@
 import { useLocation } from 'wouter';
 import { Button } from '../../../../components/ui/button.tsx';
-import { NonIdealState, Spinner } from '../../../../components/ui/display.tsx';
+import { NonIdealState } from '../../../../components/ui/display.tsx';
 import { useT } from '../../../../lib/i18n.ts';
-import { toPlayerTrack } from '../../../player/lib/track.ts';
-import { usePlayer } from '../../../player/stores/player-store.ts';
 import { getAlbumsBy, type AlbumsOf } from '../../api/get-albums-by.ts';
 import { getSongsBy, type SongsOf } from '../../api/get-songs-by.ts';
 import type { SubsonicAlbum, SubsonicSong } from '../../api/types.ts';
 import { useInfiniteList } from '../../hooks/use-infinite-list.ts';
 import { ARTIST_PAGE_SIZE } from '../../lib/artist-view.ts';
+import { playSongs } from '../../lib/play.ts';
 import { reportSubsonicFailure } from '../../lib/subsonic-error.ts';
 import { CoverGrid } from '../cover-grid.tsx';
+import { ListFooter } from '../list-footer.tsx';
 import { TrackTable } from '../track-table.tsx';
 
 /*
@@ -20,7 +20,6 @@ import { TrackTable } from '../track-table.tsx';
 
 /** An artist's or a genre's albums, 50 per batch (getAlbumList2 byArtist / byGenre). */
 export function EntityAlbums({ of }: { of: AlbumsOf }) {
-  const t = useT();
   const [, navigate] = useLocation();
   const key = 'genre' in of ? `g:${of.genre}` : `a:${of.artistId}`;
   const list = useInfiniteList<SubsonicAlbum>(
@@ -45,16 +44,14 @@ export function EntityAlbums({ of }: { of: AlbumsOf }) {
   return (
     <>
       {items.length ? <CoverGrid items={items} testId="entity-albums" /> : null}
-      <ListEnd list={list} empty={t('暂无专辑')} />
+      <ListState list={list} empty="暂无专辑" />
     </>
   );
 }
 
 /** An artist's or a genre's tracks, 50 per batch (getSongsByGenre artist_id / genre), optionally narrowed. */
 export function EntityTracks({ of, search = '' }: { of: SongsOf; search?: string }) {
-  const t = useT();
   const [, navigate] = useLocation();
-  const playingId = usePlayer((s) => s.queue[s.index]?.id);
   const key = 'genre' in of ? `g:${of.genre}` : `a:${of.artistId}`;
   const list = useInfiniteList<SubsonicSong>(
     async (offset, size) => {
@@ -72,30 +69,22 @@ export function EntityTracks({ of, search = '' }: { of: SongsOf; search?: string
       {list.items.length ? (
         <TrackTable
           tracks={list.items}
-          playingId={playingId}
-          onPlay={(i) => usePlayer.getState().playList(list.items.map(toPlayerTrack), i)}
-          onEnqueue={(i) => usePlayer.getState().enqueue([toPlayerTrack(list.items[i]!)])}
+          onPlay={(i) => playSongs(list.items, i)}
           onDeleted={() => list.reload()}
         />
       ) : null}
-      <ListEnd list={list} empty={t('暂无歌曲')} />
+      <ListState list={list} empty="暂无歌曲" />
     </>
   );
 }
 
-/** The list's foot: the infinite scroll's sentinel, a spinner while loading, the empty and failed states. */
-function ListEnd({ list, empty }: { list: { items: unknown[]; loading: boolean; done: boolean; error: unknown; sentinelRef: (el: HTMLElement | null) => void; reload: () => void }; empty: string }) {
+/** A failed first batch offers a retry; the footer is the infinite scroll's sentinel and says when the list is empty. */
+function ListState({ list, empty }: { list: { items: unknown[]; loading: boolean; done: boolean; error: unknown; sentinelRef: (el: HTMLElement | null) => void; reload: () => void }; empty: string }) {
   const t = useT();
   return (
     <>
-      {list.error && !list.items.length ? (
-        <NonIdealState icon="error" title={t('查询失败！')} action={<Button icon="refresh" text={t('重试')} onClick={list.reload} />} />
-      ) : list.done && !list.items.length ? (
-        <NonIdealState icon="music" title={empty} />
-      ) : null}
-      <div ref={list.sentinelRef} className="ts-list-end" data-testid="list-end" data-done={list.done ? 'true' : 'false'} data-count={list.items.length}>
-        {list.loading ? <Spinner size={24} /> : null}
-      </div>
+      {list.error && !list.items.length ? <NonIdealState icon="error" title={t('查询失败！')} action={<Button icon="refresh" text={t('重试')} onClick={list.reload} />} /> : null}
+      <ListFooter sentinelRef={list.sentinelRef} loading={list.loading} done={list.done} empty={list.items.length === 0} emptyText={empty} />
     </>
   );
 }
