@@ -206,6 +206,10 @@ describe('artists', () => {
     const res = expectOk(await call(app, admin, 'POST', '/apimt/post_artist/', { id, name: 'Gamma Prime', description: '  A band.  ', artist_img: dataUrl(blueJpeg) }));
     expect(res).toMatchObject({ message: '修改成功！', data: { id, task_id: null } });
     expect((await subsonic('getArtist', { id })).artist.name).toBe('Gamma Prime');
+    // Its albums and songs name it so too (the guest on its album keeps their own name).
+    const red = (await subsonic('getAlbum', { id: (await albumIdOf('Red Album'))! })).album;
+    expect(red.artist).toBe('Gamma Prime');
+    expect(red.song.map((song: any) => [song.artist, song.displayAlbumArtist])).toEqual([['Gamma Prime', 'Gamma Prime'], ['Omega', 'Gamma Prime']]);
     expect((await subsonic('getArtistInfo2', { id })).artistInfo2.biography).toBe('A band.');
     expect((await coverBytes(id)).equals(blueJpeg)).toBe(true);
     expect((await probeTags(at('Red', '01.mp3'))).artist).toBe('Gamma');

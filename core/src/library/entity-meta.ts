@@ -19,7 +19,7 @@ import { invalid, unavailable } from '../errors/errors.ts';
 import type { Collection, Doc, Store } from '../store/port.ts';
 import { sniffImage } from '../tags/image-info.ts';
 import type { Catalog } from './catalog.ts';
-import { fold } from './text.ts';
+import { fold, renameArtistIn } from './text.ts';
 import { LIBRARY_COLLECTIONS } from './model.ts';
 import type { AlbumDoc, ArtistDoc, TrackDoc } from './model.ts';
 
@@ -84,8 +84,11 @@ export class EntityMeta {
   private loaded: { byId: Map<string, EntityMetaDoc>; byCover: Map<string, EntityMetaDoc> } | null = null;
   private loadedRev = -1;
   private loading: Promise<NonNullable<EntityMeta['loaded']>> | null = null;
-  /** Overlaid copies of catalogue documents, per document and overlay, so the serializer's per-document cache still works. */
-  private readonly copies = new WeakMap<object, { doc: EntityMetaDoc; copy: object }>();
+  /**
+   * Overlaid copies of catalogue documents, per document and loaded overlay set (a reload makes new copies), so the
+   * serializer's per-document cache still works.
+   */
+  private readonly copies = new WeakMap<object, { set: object; copy: object }>();
 
   /** `dir`: where pictures are saved; null: this process can read the overlay but not save or serve pictures. */
   constructor(store: Store, catalog: Catalog, dir: string | null) {
@@ -130,12 +133,20 @@ export class EntityMeta {
     return GENRE_COVER_ID.test(id);
   }
 
-  /** An album document with its overlaid name, comment and picture (the same object when it has none). */
+  /** An album document with its overlaid name, comment, picture and artist names (the same object when it has none). */
   album(doc: AlbumDoc): AlbumDoc {
+    if (!this.loaded?.byId.size) return doc;
     const own = this.loadedDoc('album', doc._id);
-    if (!own) return doc;
-    const cover = own.image && this.dir ? path.join(this.dir, own.image.file) : doc.coverPath;
-    return this.copyOf(doc, own, () => ({ ...doc, name: own.name ?? doc.name, comment: own.comment ?? doc.comment, coverPath: cover }));
+    if (!own && !this.renamed(doc.artistIds)) return doc;
+    const cover = own?.image && this.dir ? path.join(this.dir, own.image.file) : doc.coverPath;
+    return this.copyOf(doc, () => ({
+      ...doc,
+      name: own?.name ?? doc.name,
+      comment: own?.comment ?? doc.comment,
+      coverPath: cover,
+      artist: this.display(doc.artist, doc.artistIds, doc.artists),
+      artists: this.names(doc.artistIds, doc.artists),
+    }));
   }
 
   /** Absolute path of a saved picture. */
@@ -143,25 +154,55 @@ export class EntityMeta {
     return path.join(this.dir ?? '', image.file);
   }
 
-  /** A track document showing its album's overlaid name (the tag is unchanged). */
+  /** A track document showing its album's and artists' overlaid names (the tags are unchanged). */
   track(doc: TrackDoc): TrackDoc {
-    const own = this.loadedDoc('album', doc.albumId);
-    if (!own || own.name === null) return doc;
-    return this.copyOf(doc, own, () => ({ ...doc, album: own.name! }));
+    if (!this.loaded?.byId.size) return doc;
+    const album = this.loadedDoc('album', doc.albumId)?.name ?? null;
+    if (album === null && !this.renamed(doc.artistIds) && !this.renamed(doc.albumArtistIds)) return doc;
+    return this.copyOf(doc, () => ({
+      ...doc,
+      album: album ?? doc.album,
+      artist: this.display(doc.artist, doc.artistIds, doc.artists),
+      artists: this.names(doc.artistIds, doc.artists),
+      albumArtist: this.display(doc.albumArtist, doc.albumArtistIds, doc.albumArtists),
+      albumArtists: this.names(doc.albumArtistIds, doc.albumArtists),
+    }));
+  }
+
+  /** Whether one of these artists has an overlaid name. */
+  private renamed(ids: readonly string[]): boolean {
+    return ids.some((id) => this.loadedDoc('artist', id)?.name);
+  }
+
+  /** The individual names with the overlaid ones. */
+  private names(ids: readonly string[], list: readonly string[]): string[] {
+    return list.map((n, i) => this.loadedDoc('artist', ids[i] ?? '')?.name ?? n);
+  }
+
+  /** A display string ("A/B") with each renamed artist's part replaced. */
+  private display(text: string, ids: readonly string[], list: readonly string[]): string {
+    let out = text;
+    ids.forEach((id, i) => {
+      const to = this.loadedDoc('artist', id)?.name;
+      if (to && list[i]) out = renameArtistIn(out, list[i]!, to) ?? out;
+    });
+    return out;
   }
 
   /** An artist document with its overlaid name. */
   artist(doc: ArtistDoc): ArtistDoc {
+    if (!this.loaded?.byId.size) return doc;
     const own = this.loadedDoc('artist', doc._id);
     if (!own || own.name === null) return doc;
-    return this.copyOf(doc, own, () => ({ ...doc, name: own.name! }));
+    return this.copyOf(doc, () => ({ ...doc, name: own.name! }));
   }
 
-  private copyOf<T extends object>(doc: T, own: EntityMetaDoc, make: () => T): T {
+  private copyOf<T extends object>(doc: T, make: () => T): T {
+    const set = this.loaded?.byId ?? this.copies;
     const seen = this.copies.get(doc);
-    if (seen && seen.doc === own) return seen.copy as T;
+    if (seen && seen.set === set) return seen.copy as T;
     const copy = make();
-    this.copies.set(doc, { doc: own, copy });
+    this.copies.set(doc, { set, copy });
     return copy;
   }
 
