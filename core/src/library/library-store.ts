@@ -114,7 +114,8 @@ export class LibraryStore {
       { keys: { itemType: 1, itemId: 1 } },
     ]);
     await this.playStats.createIndexes([{ keys: { itemType: 1, playCount: -1 } }, { keys: { itemType: 1, lastPlayed: -1 } }]);
-    await this.playLog.createIndexes([{ keys: { userId: 1, playedAt: -1 } }, { keys: { playedAt: -1 } }, { keys: { trackId: 1, playedAt: -1 } }]);
+    // userId+_id: the statistics follow each user's new plays by id (core/src/stats/play-cache.ts).
+    await this.playLog.createIndexes([{ keys: { userId: 1, playedAt: -1 } }, { keys: { playedAt: -1 } }, { keys: { trackId: 1, playedAt: -1 } }, { keys: { userId: 1, _id: 1 } }]);
     await this.bookmarks.createIndexes([{ keys: { userId: 1, updatedAt: -1 } }]);
     await this.nowPlaying.createIndexes([{ keys: { expiresAt: 1 } }]);
   }
