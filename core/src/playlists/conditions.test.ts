@@ -1,5 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryBus } from '../bus/index.ts';
+import { newId } from '../ids.ts';
+import { aggregate } from '../library/derive.ts';
+import { openLibrary, type Library } from '../library/library.ts';
 import type { TrackDoc } from '../library/model.ts';
+import { MediaRoots } from '../media/index.ts';
+import { openEmbeddedStore, openMongoStore } from '../store/index.ts';
+import type { Store } from '../store/port.ts';
+import { Tasks } from '../tasks/index.ts';
+import { Playlists } from './playlists.ts';
 import { matchTracks, orderTracks, parseConditions, parseLimit, parseOrderBy, type ConditionContext } from './conditions.ts';
 
 const DAY = 86_400_000;
@@ -204,5 +216,99 @@ describe('smart playlist conditions', () => {
     let i = 0;
     const seq = [0.1, 0.9, 0.5];
     expect(ids(orderTracks([...tracks], 'random', c, () => seq[i++ % 3]!)).sort()).toEqual(['t1', 't2', 't3']);
+  });
+});
+
+/**
+ * The same rules evaluated the way a smart playlist is made (Playlists.createSmart): the tracks committed to the
+ * library store, stars and plays recorded through Annotations, the owner's marks read back through the store port
+ * — on the embedded store, and on MongoDB when TAGSONIC_MONGODB_URL is set (like test/store-mongodb.test.ts).
+ */
+const mongoUrl = process.env.TAGSONIC_MONGODB_URL;
+const drivers: Array<{ name: string; skip: boolean; open: () => Promise<{ store: Store; cleanup: () => Promise<void> }> }> = [
+  {
+    name: 'embedded',
+    skip: false,
+    open: async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'tagsonic-conditions-'));
+      const store = await openEmbeddedStore({ dir: path.join(dir, 'store') });
+      return { store, cleanup: () => rm(dir, { recursive: true, force: true }) };
+    },
+  },
+  {
+    name: 'mongodb',
+    skip: !mongoUrl,
+    open: async () => ({ store: await openMongoStore({ url: mongoUrl!, dbName: `tagsonic_conditions_${newId()}` }), cleanup: async () => {} }),
+  },
+];
+
+describe.each(drivers)('smart playlist conditions through the store port ($name)', ({ skip, open }) => {
+  const OWNER = { id: 'u-owner', name: 'owner' };
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  let library: Library;
+  let playlists: Playlists;
+  /** Track ids as the scanner makes them (the library tells ids apart by their form). */
+  const id = (n: number) => n.toString(16).padStart(24, '0');
+  const lib = [
+    track(id(1), { year: 1999, genres: ['Rock'], genre: 'Rock' }),
+    track(id(2), { year: 2005, genres: ['Synth-Pop'], genre: 'Synth-Pop', relPath: 't2.mp3', path: '/music/t2.mp3' }),
+    track(id(3), { year: 2010, genres: ['Jazz'], genre: 'Jazz' }),
+    track(id(4), { year: null, genres: ['Pop'], genre: 'Pop' }),
+    track(id(5), { year: 2000, genres: ['K-POP', 'Dance'], genre: 'K-POP; Dance', albumId: 'al-2' }),
+  ].map((t) => ({ ...t, title: `Title t${parseInt(t._id, 16)}`, createdAt: new Date(), updatedAt: new Date() }));
+
+  beforeAll(async () => {
+    if (skip) return;
+    ({ store, cleanup } = await open());
+    const bus = createMemoryBus();
+    const tasks = new Tasks(store, bus);
+    await tasks.init();
+    const roots = await MediaRoots.open({ media: tmpdir() });
+    library = await openLibrary({ store, tasks, roots: roots.roots });
+    const derived = aggregate(lib);
+    await library.store.commit({ insertTracks: structuredClone(lib), upsertAlbums: derived.albums, upsertArtists: derived.artists, upsertGenres: derived.genres });
+    await library.catalog.sync();
+    playlists = new Playlists({ store, library, roots });
+    await playlists.init();
+    await library.annotations.star(OWNER.id, { id: [id(3)] });
+    await library.annotations.star('someone-else', { id: [id(1)] });
+    for (let i = 0; i < 3; i++) await library.annotations.scrobble(OWNER.id, id(1), { time: new Date(Date.now() - (i + 1) * DAY) });
+    await library.annotations.scrobble(OWNER.id, id(4), { time: new Date(Date.now() - 40 * DAY) });
+  }, 60_000);
+
+  afterAll(async () => {
+    if (skip) return;
+    await store.close();
+    await cleanup();
+  });
+
+  const smart = async (conditions: unknown, orderBy = 'title') =>
+    (await playlists.createSmart(OWNER, { name: 'rule', conditions, orderBy, limit: 100 })).songs.map((s) => `t${parseInt(s.id, 16)}`);
+
+  it.skipIf(skip)("the issue's example: year ≥ 2000 AND genre contains 'Pop', OR favourite track is true — checked against the library", async () => {
+    const rule = [
+      [
+        { key: 'year', operate: 'gte', value: 2000 },
+        { key: 'genre', operate: 'contain', value: 'Pop' },
+      ],
+      [{ key: 'favourite-track', operate: 'is', value: true }],
+    ];
+    const starred = new Set([id(3)]);
+    const expected = library.catalog
+      .view()
+      .tracks.filter((t) => ((t.year ?? 0) >= 2000 && t.genres.some((g) => g.toLowerCase().includes('pop'))) || starred.has(t._id))
+      .map((t) => `t${parseInt(t._id, 16)}`)
+      .sort();
+    expect(expected).toEqual(['t2', 't3', 't5']);
+    expect((await smart(rule)).sort()).toEqual(expected);
+  });
+
+  it.skipIf(skip)("reads the owner's plays and stars from the store (another user's star does not count)", async () => {
+    expect(await smart([[{ key: 'favourite-track', operate: 'is' }]])).toEqual(['t3']);
+    expect(await smart([[{ key: 'play-count', operate: 'gte', value: 3 }]])).toEqual(['t1']);
+    expect(await smart([[{ key: 'accessed-date', operate: 'gte', value: 30 }]])).toEqual(['t4']);
+    expect(await smart([[{ key: 'play-count', operate: 'gte', value: 1 }]], '-play-count')).toEqual(['t1', 't4']);
+    expect(await smart([[{ key: 'year', operate: 'not', value: 2005 }, { key: 'genre', operate: 'is', value: 'k-pop' }]])).toEqual(['t5']);
   });
 });
