@@ -237,13 +237,19 @@ describe('/progress', () => {
     // The spec's defaults: simple mode, qmusic then netease.
     expect(await page.locator('[data-testid="missing-scrape-form"] [data-testid="source-order"] li input:checked').evaluateAll((els) => els.map((e) => e.closest('li')?.getAttribute('data-source')))).toEqual(['qmusic', 'netease']);
     const posted = page.waitForRequest((r) => r.url().includes('/apimt/missing_music_task/') && r.method() === 'POST');
+    const responded = page.waitForResponse((r) => r.url().includes('/apimt/missing_music_task/'));
     await page.getByTestId('missing-scrape-submit').click();
     const body = (await posted).postDataJSON() as Record<string, unknown>;
     expect(body).toMatchObject({ miss_mode: 'lyrics', select_mode: 'simple', source_list: ['qmusic', 'netease'], modify_list: ['lyrics'] });
-    await page.locator('.bp6-toast', { hasText: '创建成功！' }).waitFor();
+    const answer = (await (await responded).json()) as { data: { task_id: string } };
+    const toast = page.locator('.bp6-toast', { hasText: '创建成功！' });
+    await toast.waitFor();
     await expect
       .poll(async () => (await data<{ items: Array<{ id: string; action: string }> }>('/apimt/audit_log/?page=1&page_size=50')).items.filter((i) => !before.items.some((b) => b.id === i.id)).map((i) => i.action))
       .toContain('自动刮削');
+    // The notice's button opens the task's report.
+    await toast.getByRole('button', { name: '查看任务' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/log_detail/${answer.data.task_id}/`);
   });
 });
 
@@ -310,6 +316,30 @@ describe('/record', () => {
     }
   });
 
+  it('keeps the new period when the previous period answers late', async () => {
+    const late = (url: URL) => url.pathname === '/apimt/week_record/' && url.searchParams.get('period') === 'week';
+    let released = false;
+    await page.route(late, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      released = true;
+      await route.continue().catch(() => undefined);
+    });
+    try {
+      const month = await data<{ date_range: string }>('/apimt/week_record/?period=month');
+      const week = await data<{ date_range: string }>('/apimt/week_record/?period=week');
+      expect(month.date_range).not.toBe(week.date_range);
+      await lb.open('/record', 'record-page');
+      await page.getByRole('tab', { name: 'Last.month' }).click();
+      const range = page.locator('[data-figure="last"] .ts-stats-figure-foot');
+      await expect.poll(() => range.textContent()).toBe(month.date_range);
+      await expect.poll(() => released).toBe(true);
+      await page.waitForTimeout(300);
+      expect(await range.textContent()).toBe(month.date_range);
+    } finally {
+      await page.unroute(late);
+    }
+  });
+
   it('dark theme and a phone: screenshots of the three pages', async () => {
     await page.evaluate(() => localStorage.setItem('theme', 'dark'));
     await lb.open('/index', 'index-page');
@@ -319,6 +349,10 @@ describe('/record', () => {
     await lb.open('/record?period=week', 'record-page');
     await page.locator('[data-testid="clock-chart"] canvas').waitFor();
     await lb.shot('stats-record-dark');
+    await lb.open('/progress', 'progress-page');
+    await page.locator('[data-progress-section="lyrics"] tbody tr').first().waitFor();
+    await imagesLoaded();
+    await lb.shot('stats-progress-dark');
     await page.evaluate(() => localStorage.setItem('theme', 'light'));
     // English: every text of the screens has its translation (the i18n unit test checks the keys; this, the looks).
     await page.evaluate(() => localStorage.setItem('lang', 'en'));
