@@ -355,8 +355,16 @@ describe('playlists', () => {
     const alice = await login(app, 'alice', USER_PASSWORD);
     expectError(await call(app, alice, 'POST', '/apimt/put_playlist/', { id, playlist_img: dataUrl(blueJpeg) }), 404, 'TAGSONIC_ERR_PLAYLIST_NOT_FOUND');
     expect(await rt.library.entities.get('playlist', id)).toBeNull();
+    // Deleting the playlist takes its picture's file too.
+    expectOk(await call(app, admin, 'POST', '/apimt/put_playlist/', { id, playlist_img: dataUrl(blueJpeg) }));
+    const saved = rt.library.entities.imagePath((await rt.library.entities.get('playlist', id))!.image!);
+    expect(await exists(saved)).toBe(true);
+    const second = expectOk(await call(app, admin, 'POST', '/apimt/import_playlist/', payload, headers)).data.id;
+    expect((await subsonic('deletePlaylist', { id })).status).toBe('ok');
+    expect(await rt.library.entities.get('playlist', id)).toBeNull();
+    expect(await exists(saved)).toBe(false);
     // A POST without the CSRF token changes nothing.
-    expectError(await call(app, { cookieOnly: admin }, 'POST', '/apimt/put_playlist/', { id, name: 'No Token' }), 403);
+    expectError(await call(app, { cookieOnly: admin }, 'POST', '/apimt/put_playlist/', { id: second, name: 'No Token' }), 403);
   });
 });
 

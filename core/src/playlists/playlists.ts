@@ -280,6 +280,8 @@ export class Playlists {
     const doc = await this.owned(id, actor);
     await this.coll.deleteOne({ _id: doc._id });
     this.excluded.clear();
+    // Its own picture (set on the playlist screen) goes with it.
+    await this.library.entities.remove('playlist', doc._id);
   }
 
   /** The spec's updatePlaylistOrder: move one entry from `oldIndex` to `newIndex` (0-based). */
