@@ -53,6 +53,7 @@ let admin: Session;
 let media: string;
 let scanner: Scanner;
 let blueJpeg: Buffer;
+let redJpeg: Buffer;
 const at = (...parts: string[]) => path.join(media, ...parts);
 const exists = (p: string) => access(p).then(() => true, () => false);
 const finished = (taskId: string) => taskFinished(rt.tasks, taskId, 60_000);
@@ -81,6 +82,8 @@ beforeAll(async () => {
   await makeAudio(at('Bye', '01.mp3'), { freq: 900, tags: { title: 'Bye One', artist: 'Omega', album: 'Bye' } });
   await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=blue:s=16x16', '-frames:v', '1', path.join(home, 'blue.jpg')]);
   blueJpeg = await readFile(path.join(home, 'blue.jpg'));
+  await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=16x16', '-frames:v', '1', path.join(home, 'red.jpg')]);
+  redJpeg = await readFile(path.join(home, 'red.jpg'));
   scanner = new Scanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus, readerThreads: 1 });
   worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, scanner, plugins: { registry: rt.plugins, store: rt.store } });
   app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
@@ -304,7 +307,14 @@ describe('genres', () => {
     await writeFile(at('Red', 'cover.jpg'), blueJpeg);
     await scanner.scan();
     const redId = (await albumIdOf('Red Album'))!;
-    expect(expectOk(await call(app, admin, 'GET', '/apimt/genre_playlist_cover/?id=Pop')).data).toEqual([{ coverArt: redId, artist: 'Gamma', album: 'Red Album' }]);
+    const suggestions = expectOk(await call(app, admin, 'GET', '/apimt/genre_playlist_cover/?id=Pop')).data;
+    expect(suggestions).toEqual([{ coverArt: redId, artist: 'Gamma', album: 'Red Album' }]);
+    // A suggestion is taken by its cover id: the server reads the album's picture itself.
+    await writeFile(at('Red', 'cover.jpg'), redJpeg);
+    await scanner.scan();
+    expectOk(await call(app, admin, 'POST', '/apimt/post_genre/', { id: 'Pop', genre_img: suggestions[0].coverArt }));
+    expect((await coverBytes(genreCoverIdFor('Pop'))).equals(redJpeg)).toBe(true);
+    expectError(await call(app, admin, 'POST', '/apimt/post_genre/', { id: 'Pop', genre_img: (await albumIdOf('Bye'))! }), 400, 'TAGSONIC_ERR_TAGS_BAD_COVER');
     expectError(await call(app, admin, 'GET', '/apimt/genre_playlist_cover/?id=Nope'), 404, 'TAGSONIC_ERR_LIBRARY_NOT_FOUND');
     expectError(await call(app, admin, 'POST', '/apimt/post_genre/', { id: 'Nope', genre_img: '' }), 404, 'TAGSONIC_ERR_LIBRARY_NOT_FOUND');
   });

@@ -31,7 +31,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '@tagsonic/core';
 import { invalid, notFound } from '@tagsonic/core/errors';
 import { toJpeg } from '@tagsonic/core/files';
-import { albumIdFor, artistIdFor, fold, renameArtistIn, UNKNOWN_ARTIST, VARIOUS_ARTISTS, type AlbumDoc, type ArtistDoc, type GenreDoc, type TrackDoc } from '@tagsonic/core/library';
+import { readArtwork, sniffImage } from '@tagsonic/core/tags';
+import { albumIdFor, artistIdFor, fold, idKind, renameArtistIn, UNKNOWN_ARTIST, VARIOUS_ARTISTS, type AlbumDoc, type ArtistDoc, type GenreDoc, type TrackDoc } from '@tagsonic/core/library';
 import { SUBJECTS } from '@tagsonic/core/tasks';
 import { CLEAR_PLACEHOLDER } from '@tagsonic/core/templates';
 import type { UserDoc } from '@tagsonic/core/users';
@@ -268,14 +269,29 @@ async function genreOf(ctx: Ctx, id: string): Promise<GenreDoc> {
 async function pictureOf(ctx: Ctx, img: string | undefined): Promise<{ image?: Uint8Array | null; imageUrl?: string | null }> {
   if (img === undefined) return {};
   if (img.trim() === '') return { image: null };
-  const { base64 } = await coverFrom(ctx, img.trim(), remoteCovers(ctx));
+  const { base64 } = await pictureFrom(ctx, img.trim());
   return { image: new Uint8Array(Buffer.from(base64, 'base64')), imageUrl: /^https?:\/\//i.test(img.trim()) ? img.trim() : null };
+}
+
+/**
+ * The bytes a picture field names: a cover id of the library (the `coverArt` of a suggestion — an album, song or
+ * artist id: read here, no download, no credentials in a URL) or what the editor's cover copy takes (an upload URL,
+ * a data: URL, a source's http(s) URL).
+ */
+async function pictureFrom(ctx: Ctx, img: string): Promise<{ mime: string; base64: string }> {
+  const kind = idKind(img);
+  if (kind !== 'track' && kind !== 'album' && kind !== 'artist') return coverFrom(ctx, img, remoteCovers(ctx));
+  const art = await ctx.library.queries.coverArt(img);
+  const data = !art ? null : art.kind === 'file' ? new Uint8Array(await readFile(art.path)) : ((await readArtwork(art.path))?.data ?? null);
+  const mime = data ? sniffImage(data)?.mime : undefined;
+  if (!data || !mime) throw invalid('TAGSONIC_ERR_TAGS_BAD_COVER', `The library has no picture for "${img}".`, { id: img });
+  return { mime, base64: Buffer.from(data).toString('base64') };
 }
 
 /** A picture field for the manual edit: '' clears the covers; else a JPEG or PNG data: URL (others become JPEG). */
 async function artworkOf(ctx: Ctx, img: string): Promise<string> {
   if (img.trim() === '') return CLEAR_PLACEHOLDER;
-  const { mime, base64 } = await coverFrom(ctx, img.trim(), remoteCovers(ctx));
+  const { mime, base64 } = await pictureFrom(ctx, img.trim());
   if (mime === 'image/jpeg' || mime === 'image/png') return `data:${mime};base64,${base64}`;
   return `data:image/jpeg;base64,${Buffer.from(await toJpeg(new Uint8Array(Buffer.from(base64, 'base64')))).toString('base64')}`;
 }

@@ -3,8 +3,9 @@ import { Envelope } from './common.ts';
 
 /**
  * Entity edits of the library screens (spec doc 2 §7 "Entity edits"): albums, artists, genres and playlists.
- * Pictures (`*_img`) are the URL /apimt/upload_image/ answered, an http(s) URL (a cover suggestion, downloaded by
- * the server), or '' to remove the picture; an absent field is left as it is.
+ * Pictures (`*_img`) are the URL /apimt/upload_image/ answered, an http(s) URL (a source's picture, downloaded by
+ * the server), a cover id of the library (an album, song or artist id: genre_playlist_cover's `coverArt`), or '' to
+ * remove the picture; an absent field is left as it is.
  */
 const Id = Type.String({ minLength: 1, maxLength: 300 });
 const Text = Type.String({ maxLength: 20_000 });
