@@ -10,6 +10,8 @@
  *    the top, then wheel steps of 120 px per animation frame (real wheel events through CDP, so the page scrolls as
  *    under a mouse, lazy covers and all) for --scroll-seconds; frames counted with requestAnimationFrame in the
  *    page: fps, frame-time p50/p95/max and frames over 25 ms (target ≥ 55 fps).
+ * 3. --trace <file>: a Chromium performance trace of the scroll phase (bench/ui/trace-summary.ts sums it up);
+ *    --css '<rules>': CSS added before the scroll phase, to try a fix without editing the dashboard.
  * Prints a table, a one-line summary and a JSON line.
  */
 import { parseArgs } from 'node:util';
@@ -25,6 +27,10 @@ const { values } = parseArgs({
     /** The grid's cover images (the shared CoverGrid, features/library/components/cover-grid.tsx). */
     selector: { type: 'string', default: '[data-testid="album-grid"] img' },
     path: { type: 'string', default: '/albums/recently-added' },
+    /** Writes a Chromium performance trace of the scroll phase to this file (see trace-summary.ts). */
+    trace: { type: 'string' },
+    /** CSS added to the page before the scroll phase: tries a fix without editing the dashboard. */
+    css: { type: 'string' },
   },
 });
 const RUNS = Number(values.runs);
@@ -33,18 +39,59 @@ const SCROLL_SECONDS = Number(values['scroll-seconds']);
 const SELECTOR = values.selector!;
 const ALBUMS = 1000;
 
-/** In the page: ms from navigation start until `count` images of `selector` are decoded with a size. */
+/**
+ * In the page: ms from navigation start until the first `count` images of `selector` are done — decoded with a size,
+ * or failed (a failed cover counts as done, else one bad file would hang the figure; failures are counted and shown).
+ */
 async function coversPainted(page: Page, selector: string, count: number): Promise<number> {
-  const handle = await page.waitForFunction(
-    ([sel, n]) => {
-      const imgs = [...document.querySelectorAll<HTMLImageElement>(sel as string)].slice(0, n as number);
-      return imgs.length >= (n as number) && imgs.every((i) => i.complete && i.naturalWidth > 0) ? performance.now() : false;
-    },
-    [selector, count] as const,
-    { polling: 'raf', timeout: 60_000 },
-  );
-  return (await handle.jsonValue()) as number;
+  try {
+    const handle = await page.waitForFunction(
+      ([sel, n]) => {
+        const imgs = [...document.querySelectorAll<HTMLImageElement>(sel as string)].slice(0, n as number);
+        return imgs.length >= (n as number) && imgs.every((i) => i.complete) ? performance.now() : false;
+      },
+      [selector, count] as const,
+      { polling: 'raf', timeout: 60_000 },
+    );
+    const at = (await handle.jsonValue()) as number;
+    const broken = await page.evaluate(([sel, n]) => [...document.querySelectorAll<HTMLImageElement>(sel as string)].slice(0, n as number).filter((i) => i.naturalWidth === 0).length, [selector, count] as const);
+    if (broken > 0) brokenCovers += broken;
+    return at;
+  } catch (e) {
+    const state = await page.evaluate((sel) => {
+      const imgs = [...document.querySelectorAll<HTMLImageElement>(sel)];
+      return { url: location.href, imgs: imgs.length, complete: imgs.filter((i) => i.complete).length, text: document.body.innerText.slice(0, 300) };
+    }, selector);
+    log(`covers not painted within 60 s: ${JSON.stringify(state)}`);
+    throw e;
+  }
 }
+/** Covers among the measured ones that failed to load (should stay 0). */
+let brokenCovers = 0;
+
+/**
+ * Where a first render's time goes, from the page's Resource Timing (ms from navigation start): the main script
+ * and stylesheet downloaded, the session check answered, the album list answered, the first covers' answers, the
+ * first contentful paint. Printed as medians beside the figure — the profile that says which lever to pull.
+ */
+const MILESTONES_JS = `(() => {
+  const res = performance.getEntriesByType('resource');
+  const end = (re) => { const e = res.find((r) => re.test(r.name)); return e ? e.responseEnd : NaN; };
+  const covers = res.filter((r) => /getCoverArt/.test(r.name)).slice(0, ${COVERS});
+  const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+  const nav = performance.getEntriesByType('navigation')[0];
+  return {
+    html: nav ? nav.responseEnd : NaN,
+    mainJs: end(/\\/assets\\/main-[^/]+\\.js/),
+    mainCss: end(/\\/assets\\/main-[^/]+\\.css/),
+    fcp: fcp ? fcp.startTime : NaN,
+    session: end(/user\\/info/),
+    albumList: end(/getAlbumList2/),
+    firstCoverStart: covers.length ? Math.min(...covers.map((c) => c.startTime)) : NaN,
+    lastCover: covers.length ? Math.max(...covers.map((c) => c.responseEnd)) : NaN,
+    coverMsP50: covers.length ? covers.map((c) => c.responseEnd - c.startTime).sort((a, b) => a - b)[Math.floor(covers.length / 2)] : NaN,
+  };
+})()`;
 
 const bench = await startUiBench({ fresh: values.fresh });
 try {
@@ -60,11 +107,13 @@ try {
   await warmUp.close();
 
   const cold: number[] = [];
+  const milestones: Array<Record<string, number>> = [];
   for (let i = 0; i < RUNS; i++) {
     const ctx = await bench.freshContext();
     const page = await ctx.newPage();
     await page.goto(url, { waitUntil: 'commit' });
     cold.push(await coversPainted(page, SELECTOR, COVERS));
+    milestones.push((await page.evaluate(MILESTONES_JS)) as Record<string, number>);
     await ctx.close();
   }
   const warm: number[] = [];
@@ -103,6 +152,7 @@ try {
     log(`the list stopped early: ${JSON.stringify(await scroller.evaluate((el) => ({ tag: el.tagName, cls: el.className, top: el.scrollTop, height: el.scrollHeight, client: el.clientHeight })))}`);
     log(`page notices: ${JSON.stringify(await page.locator('.bp6-toast').allTextContents())}; console errors: ${JSON.stringify(consoleErrors.slice(0, 5))}`);
   }
+  if (values.css) await page.addStyleTag({ content: values.css });
   await scroller.evaluate((el) => el.scrollTo(0, 0));
   await page.waitForTimeout(500);
 
@@ -123,13 +173,21 @@ try {
     requestAnimationFrame(tick);
   });
   const cdp = await page.context().newCDPSession(page);
+  if (values.trace) await bench.browser.startTracing(page, { path: values.trace, categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'] });
   const until = performance.now() + SCROLL_SECONDS * 1000;
   let direction = 1;
-  while (performance.now() < until) {
+  for (let step = 0; performance.now() < until; step++) {
     await cdp.send('Input.dispatchMouseEvent', { type: 'mouseWheel', x: box.x, y: box.y, deltaX: 0, deltaY: 120 * direction });
-    const atEnd = await scroller.evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 5 || el.scrollTop <= 0);
-    if (atEnd) direction = (await scroller.evaluate((el) => el.scrollTop <= 0)) ? 1 : -1;
+    // Turn round at either end (checked every 10 steps: each check is a round trip).
+    if (step % 10 === 9) {
+      const at = await scroller.evaluate((el) => (el.scrollTop + el.clientHeight >= el.scrollHeight - 5 ? 'end' : el.scrollTop <= 0 ? 'top' : 'mid'));
+      if (at !== 'mid') direction = at === 'end' ? -1 : 1;
+    }
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+  }
+  if (values.trace) {
+    await bench.browser.stopTracing();
+    log(`trace of the scroll written to ${values.trace}; main-thread time by event: node bench/ui/trace-summary.ts ${values.trace}`);
   }
   const frames = await page.evaluate(() => {
     const w = window as unknown as { __frames: number[]; __stop: boolean };
@@ -154,12 +212,17 @@ try {
       [`scroll frame time (ms), ${loaded} albums`, round(percentile(gaps, 50)), round(percentile(gaps, 95)), round(Math.min(...gaps)), round(Math.max(...gaps)), gaps.length, ''],
     ],
   );
+  const median = (key: string) => round(percentile(milestones.map((m) => m[key]!).filter(Number.isFinite), 50));
+  process.stdout.write(
+    `cold first render, medians from navigation start (ms): html ${median('html')}, main.css ${median('mainCss')}, main.js ${median('mainJs')}, first paint ${median('fcp')}, session ${median('session')}, album list ${median('albumList')}, first cover asked ${median('firstCoverStart')}, last of ${COVERS} covers ${median('lastCover')} (one cover ${median('coverMsP50')} ms), painted ${round(p50)}\n`,
+  );
+  if (brokenCovers > 0) process.stdout.write(`note: ${brokenCovers} measured covers failed to load\n`);
   process.stdout.write(`scroll: ${round(fps)} fps over ${round(spanMs / 1000)} s, ${long} frames over 25 ms, scrolled to ${scrolled} px (target ≥ 55 fps); loading ${loaded} albums took ${round(loadSeconds)} s\n`);
   const ok = p50 <= 300 && fps >= 55;
   process.stdout.write(
     `summary: albums first render cold p50 ${round(p50)} ms / p95 ${round(percentile(cold, 95))} ms, warm p50 ${round(percentile(warm, 50))} ms; scroll ${round(fps)} fps with ${loaded} albums — ${ok ? 'targets met' : 'target missed'} (load ${load().join(' ')})\n`,
   );
-  process.stdout.write(`JSON ${JSON.stringify({ bench: 'ui-albums', covers: COVERS, cold, warm, fps: round(fps), frameP95: round(percentile(gaps, 95)), longFrames: long, albumsLoaded: loaded, load: load() })}\n`);
+  process.stdout.write(`JSON ${JSON.stringify({ bench: 'ui-albums', covers: COVERS, cold, warm, milestones, fps: round(fps), frameP95: round(percentile(gaps, 95)), longFrames: long, albumsLoaded: loaded, load: load() })}\n`);
 } finally {
   await bench.close();
 }
