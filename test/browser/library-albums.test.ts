@@ -11,7 +11,7 @@
  * test/browser/screenshots/albums-* (light, dark, phone 390×844).
  */
 import { execFile } from 'node:child_process';
-import { access, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -313,6 +313,39 @@ describe('album actions', () => {
     await expect.poll(async () => (await lib.rest<{ album?: Album }>('getAlbum', { id: album.id })).album?.name, { timeout: 30_000 }).toBe(album.name);
   });
 
+  it('EDIT cover: a file over 5 MB is refused before upload; a picture saved without metadata becomes the album’s cover, files untouched', async () => {
+    const album = await pickAlbum([edited]);
+    const files = album.song!.map(fileOf);
+    const tagsBefore = await Promise.all(files.map(async (f) => (await ffprobe(f)).tags));
+    const coverBytes = async () => Buffer.from(await (await page.request.get(await page.getByTestId('album-cover').getAttribute('src').then((src) => `${lib.server.base}${src}`))).body()).toString('base64');
+    await lib.open(`/album/id/${encodeURIComponent(album.id)}`, 'album-page');
+    const before = await coverBytes();
+    const srcBefore = await page.getByTestId('album-cover').getAttribute('src');
+    await page.getByTestId('album-edit').click();
+    const uploads: string[] = [];
+    page.on('request', (r) => r.url().includes('/apimt/upload_image/') && uploads.push(r.url()));
+    await page.getByTestId('album-cover-file').setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) });
+    await page.locator('.bp6-toast').filter({ hasText: '图片不能超过 5 MB' }).waitFor();
+    expect(uploads).toEqual([]);
+    const picture = path.join(lib.home.home, 'new-cover.png');
+    await makePicture(picture, 320, 320, 'orange');
+    await page.getByTestId('album-cover-file').setInputFiles(picture);
+    await expect.poll(() => page.getByTestId('album-edit-cover').getAttribute('src')).toContain('/');
+    await expect.poll(() => uploads.length).toBe(1);
+    await shot('edit-cover-light');
+    const answer = page.waitForResponse((r) => r.url().includes('/apimt/post_album/'));
+    await page.getByTestId('album-edit-save').click();
+    const posted = (await (await answer).json()) as { result: boolean; data: { id: string; task_id: string | null } };
+    expect(posted).toMatchObject({ result: true, data: { id: album.id, task_id: null } });
+    await notice('修改成功！').waitFor();
+    // The page shows the new picture under a new URL (the old one may sit in the browser's cache for a day).
+    await expect.poll(() => page.getByTestId('album-cover').getAttribute('src')).not.toBe(srcBefore);
+    await expect.poll(coverBytes).not.toBe(before);
+    await expect.poll(() => page.getByTestId('album-cover').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // Without "write to metadata" the files keep their tags.
+    expect(await Promise.all(files.map(async (f) => (await ffprobe(f)).tags))).toEqual(tagsBefore);
+  });
+
   it('DELETE counts the files, moves them to the trash and goes to recently-added; undo brings them back', async () => {
     const album = await pickAlbum([edited]);
     const files = album.song!.map(fileOf);
@@ -330,7 +363,7 @@ describe('album actions', () => {
     const trashed = await findFiles(lib.home.media, new Set(files.map((f) => path.basename(f))));
     expect(trashed.filter((f) => f.includes(`${path.sep}.tagsonic-trash${path.sep}`))).toHaveLength(files.length);
     // Undo once the task has finished (it rescans the root after the move).
-    await expect.poll(async () => (await lib.api('/apimt/undo_task/', { task_id: deleted.data.task_id })).result, { timeout: 30_000, intervals: [500] }).toBe(true);
+    await expect.poll(async () => (await lib.api('/apimt/undo_task/', { task_id: deleted.data.task_id })).result, { timeout: 30_000, interval: 500 }).toBe(true);
     await expect.poll(async () => (await Promise.all(files.map(exists))).every(Boolean), { timeout: 30_000 }).toBe(true);
   });
 });

@@ -33,10 +33,22 @@ function signed(endpoint: string, params: Record<string, string | number>, cooki
 
 const documentCookies = (): string => (typeof document === 'undefined' ? '' : document.cookie);
 
+/**
+ * Covers changed in this session (an edit saved a new picture), with when. getCoverArt answers may be cached
+ * for a day under the same URL, so a changed cover's URL carries that time and the browser fetches it anew.
+ */
+const changed = new Map<string, number>();
+
+/** Call after saving a new picture for `coverArt` (its screens re-render with a URL the cache has not seen). */
+export function coverChanged(coverArt: string, at = Date.now()): void {
+  changed.set(coverArt, at);
+}
+
 /** The cover of an album, artist, song or playlist (`coverArt` id), scaled by the server to `size` px. */
 export function coverUrl(coverArt?: string | null, size = 300, cookies = documentCookies()): string {
   if (!coverArt) return DEFAULT_COVER;
-  return signed('getCoverArt', { id: coverArt, size }, cookies);
+  const at = changed.get(coverArt);
+  return signed('getCoverArt', at === undefined ? { id: coverArt, size } : { id: coverArt, size, _: at }, cookies);
 }
 
 /** The song's original bytes (ranges supported), for the player's <audio>. */

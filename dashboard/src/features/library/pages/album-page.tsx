@@ -14,7 +14,7 @@ import { AlbumDeleteDialog } from '../components/albums/album-delete-dialog.tsx'
 import { AlbumEditDrawer } from '../components/albums/album-edit-drawer.tsx';
 import { TrackTable } from '../components/track-table.tsx';
 import { followAlbum, otherArtists } from '../lib/album-detail.ts';
-import { coverUrl } from '../lib/cover-url.ts';
+import { coverChanged, coverUrl } from '../lib/cover-url.ts';
 import { albumOf, artistOf, formatDuration } from '../lib/format.ts';
 import { playSongs } from '../lib/play.ts';
 import { reportSubsonicFailure } from '../lib/subsonic-error.ts';
@@ -83,6 +83,7 @@ export function AlbumPage() {
   };
 
   const saved = (edit: AlbumEdit, answer: AlbumEdited) => {
+    if (edit.album_img !== undefined && album.coverArt) coverChanged(album.coverArt);
     if (!answer.task_id) {
       notify({ intent: 'success', title: t('修改成功！'), timeout: 2000 });
       void load();
@@ -98,6 +99,8 @@ export function AlbumPage() {
     });
     void followAlbum(answer.id, edit.name).then((followed) => {
       if (!followed) return;
+      // The files' new cover shows once the library has read them.
+      if (edit.album_img !== undefined && followed.coverArt) coverChanged(followed.coverArt);
       if (followed.id !== id) navigate(`/album/id/${encodeURIComponent(followed.id)}`, { replace: true });
       else void load();
     });
