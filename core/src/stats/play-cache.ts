@@ -4,9 +4,10 @@
  * from the embedded store costs a second on these machines, where grouping them in memory costs milliseconds.
  *
  * The play log is append-only and its `_id`s sort by creation time (`newId`), so a user's new plays are those
- * with a larger id: each read asks the store (index `userId_1__id_1`) for the ids created since shortly before
- * the newest one seen — FOLLOW_OVERLAP_MS earlier, so a play written by another process whose clock is a little
- * behind is not skipped — and drops the ones it already has. The first read of a user loads all their plays.
+ * with a larger id: each read asks the store (index `userId_1__id_1`) for the ids above the newest one seen. A play
+ * written by another process whose clock is a little behind gets a smaller id: an index-only count of the ids
+ * within FOLLOW_OVERLAP_MS below the newest tells whether such a play arrived, and only then is that window read
+ * again (and the plays already known dropped). The first read of a user loads all their plays.
  * At most MAX_USERS users are kept (least recently used dropped).
  */
 import type { Collection } from '../store/port.ts';
@@ -25,8 +26,10 @@ const msOf = (id: string): number => parseInt(id.slice(0, 12), 16);
 
 interface UserPlays {
   plays: Play[];
-  /** Ids created within FOLLOW_OVERLAP_MS of the newest (the ones a follow-up read returns again). */
+  /** Ids created within FOLLOW_OVERLAP_MS of the newest: the window a late writer's play may land in. */
   recent: Set<string>;
+  /** The largest id seen ('' before the first) and its time (-1 before the first read). */
+  newestId: string;
   newestMs: number;
   /** Reads of one user run one after another. */
   queue: Promise<unknown>;
@@ -44,7 +47,7 @@ export class PlayCache {
   plays(userId: string): Promise<readonly Play[]> {
     let u = this.users.get(userId);
     if (u) this.users.delete(userId); // re-inserted below: Map order is the LRU order
-    else u = { plays: [], recent: new Set(), newestMs: -1, queue: Promise.resolve() };
+    else u = { plays: [], recent: new Set(), newestId: '', newestMs: -1, queue: Promise.resolve() };
     this.users.set(userId, u);
     if (this.users.size > MAX_USERS) this.users.delete(this.users.keys().next().value!);
     const entry = u;
@@ -54,19 +57,29 @@ export class PlayCache {
   }
 
   private async follow(userId: string, u: UserPlays): Promise<readonly Play[]> {
-    const filter = u.newestMs < 0 ? { userId } : { userId, _id: { $gte: idAt(u.newestMs - FOLLOW_OVERLAP_MS) } };
-    const docs = (await this.log.find(filter, { projection: PROJECTION })) as Play[];
-    let newest = u.newestMs;
+    if (u.newestMs < 0) {
+      this.add(u, (await this.log.find({ userId }, { projection: PROJECTION })) as Play[]);
+      return u.plays;
+    }
+    // New plays by id; then an index-only count of the overlap window tells whether a late one slipped in below.
+    this.add(u, (await this.log.find({ userId, _id: { $gt: u.newestId } }, { projection: PROJECTION })) as Play[]);
+    const windowStart = idAt(u.newestMs - FOLLOW_OVERLAP_MS);
+    if ((await this.log.countDocuments({ userId, _id: { $gte: windowStart } })) !== u.recent.size) {
+      this.add(u, (await this.log.find({ userId, _id: { $gte: windowStart } }, { projection: PROJECTION })) as Play[]);
+    }
+    return u.plays;
+  }
+
+  private add(u: UserPlays, docs: readonly Play[]): void {
     for (const d of docs) {
       if (u.recent.has(d._id)) continue;
       u.plays.push(d);
       u.recent.add(d._id);
-      newest = Math.max(newest, msOf(d._id));
+      if (d._id > u.newestId) u.newestId = d._id;
     }
-    if (newest > u.newestMs) {
-      u.newestMs = newest;
-      for (const id of u.recent) if (msOf(id) < newest - FOLLOW_OVERLAP_MS) u.recent.delete(id);
-    }
-    return u.plays;
+    if (u.newestId === '') return;
+    u.newestMs = msOf(u.newestId);
+    const windowStart = idAt(u.newestMs - FOLLOW_OVERLAP_MS);
+    for (const id of u.recent) if (id < windowStart) u.recent.delete(id);
   }
 }

@@ -69,7 +69,14 @@ export interface PeriodPlays {
   last: Play[];
   days: Days;
   lastDays: Days;
+  /** The buckets of hot_genres/hot_decades: the days, or the months of a year. */
+  buckets: { labels: string[]; starts: number[] };
+  clock: LocalHours;
 }
+
+/** The day grids of a period and the one before, its buckets and clock: the zone's rules asked once per period. */
+type Calendar = Pick<PeriodPlays, 'days' | 'lastDays' | 'buckets' | 'clock'>;
+const MAX_CALENDARS = 16;
 
 export type Ranked = [string, number, string];
 export interface BestOf {
@@ -96,6 +103,7 @@ export class ListeningStatistics {
   private readonly catalog: Catalog;
   private readonly annotations: Annotations;
   private readonly inFlight = new Map<string, Promise<PeriodPlays>>();
+  private readonly calendars = new Map<string, Calendar>();
   private readonly cache: PlayCache;
 
   constructor(deps: { library: LibraryStore; catalog: Catalog; annotations: Annotations }) {
@@ -126,16 +134,29 @@ export class ListeningStatistics {
       if (t >= range.start && t < range.end) current.push(play);
       else if (t >= range.lastStart && t < range.start) last.push(play);
     }
-    return {
-      period,
-      now,
-      zone,
-      range,
-      current,
-      last,
-      days: dayGrid(range.firstDay, range.lastDay, range.end, zone),
+    return { period, now, zone, range, current, last, ...this.calendar(period, zone, range) };
+  }
+
+  /** Building a year's grids asks the zone ~4 000 times (Intl), ~20 ms: they are kept per period. */
+  private calendar(period: Period, zone: string, range: PeriodRange): Calendar {
+    const key = `${period}\u0000${zone}\u0000${range.start}`;
+    let c = this.calendars.get(key);
+    if (c) return c;
+    const days = dayGrid(range.firstDay, range.lastDay, range.end, zone);
+    let buckets = { labels: days.days.map(isoDate), starts: days.starts };
+    if (period === 'year') {
+      const months = Array.from({ length: 12 }, (_, i) => addMonths(range.firstDay, i));
+      buckets = { labels: months.map(isoMonth), starts: months.map((m) => instantOf(m, zone)) };
+    }
+    c = {
+      days,
       lastDays: dayGrid(civilDateOf(range.lastStart, zone), addDays(range.firstDay, -1), range.start, zone),
+      buckets,
+      clock: new LocalHours(days.starts, range.end, zone),
     };
+    if (this.calendars.size >= MAX_CALENDARS) this.calendars.delete(this.calendars.keys().next().value!);
+    this.calendars.set(key, c);
+    return c;
   }
 
   /** The user's all-time most played tracks, albums and artists (play counts of the annotations). */
@@ -240,16 +261,7 @@ export class ListeningStatistics {
 
   /** Plays per key per bucket: days of a week or month, months of a year. */
   private seriesBy(p: PeriodPlays, keysOf: (play: Play) => string[]): { labels: string[]; series: Map<string, number[]> } {
-    let labels: string[];
-    let starts: number[];
-    if (p.period === 'year') {
-      const months = Array.from({ length: 12 }, (_, i) => addMonths(p.range.firstDay, i));
-      labels = months.map(isoMonth);
-      starts = months.map((m) => instantOf(m, p.zone));
-    } else {
-      labels = p.days.days.map(isoDate);
-      starts = p.days.starts;
-    }
+    const { labels, starts } = p.buckets;
     const series = new Map<string, number[]>();
     for (const play of p.current) {
       const i = bucketOf(starts, p.range.end, play.playedAt.getTime());
@@ -296,8 +308,7 @@ export class ListeningStatistics {
 
   listeningClock(p: PeriodPlays): { listening_count: number; hours: number[] } {
     const hours = new Array<number>(24).fill(0);
-    const clock = new LocalHours(p.days.starts, p.days.end, p.zone);
-    for (const play of p.current) hours[clock.hourOf(play.playedAt.getTime())]!++;
+    for (const play of p.current) hours[p.clock.hourOf(play.playedAt.getTime())]!++;
     return { listening_count: p.current.length, hours };
   }
 }
