@@ -247,6 +247,15 @@ describe('/progress', () => {
     await expect
       .poll(async () => (await data<{ items: Array<{ id: string; action: string }> }>('/apimt/audit_log/?page=1&page_size=50')).items.filter((i) => !before.items.some((b) => b.id === i.id)).map((i) => i.action))
       .toContain('自动刮削');
+    // The section follows its task (done/total, a link to the report) while it runs: 35 items at 1/s.
+    await section.locator(`a[data-task-follow="${answer.data.task_id}"]`).waitFor();
+    expect(await section.locator(`a[data-task-follow="${answer.data.task_id}"]`).getAttribute('href')).toBe(`/log_detail/${answer.data.task_id}/`);
+    // When the task ends (stopped here), the section stops following it and reloads the counts.
+    const reloaded = page.waitForResponse((r) => r.url().includes('/apimt/progress_static/'));
+    expect((await lb.api('/apimt/stop_audit_log_detail/', { id: answer.data.task_id })).result).toBe(true);
+    await expect.poll(async () => (await data<{ status: string }>(`/apimt/audit_log_detail/?id=${answer.data.task_id}`)).status).toBe('stop');
+    await reloaded;
+    await expect.poll(() => section.locator(`[data-task-follow="${answer.data.task_id}"]`).count()).toBe(0);
     // The notice's button opens the task's report.
     await toast.getByRole('button', { name: '查看任务' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/log_detail/${answer.data.task_id}/`);
@@ -271,9 +280,12 @@ describe('/progress actions', () => {
     await form.locator('[data-rule="0"] input').first().fill('郭听风');
     await form.locator('[data-rule="0"] select').selectOption('摇滚');
     const posted = page.waitForRequest((r) => r.url().includes('/apimt/rule_tag/') && r.method() === 'POST');
+    const responded = page.waitForResponse((r) => r.url().includes('/apimt/rule_tag/'));
     await page.getByTestId('genre-rules-submit').click();
     expect((await posted).postDataJSON()).toEqual({ miss_mode: 'genre', rule_form: { artistRules: [{ artist: '郭听风', genre: '摇滚' }], useAlbumMajorityGenre: true, useAI: false } });
+    const ruleTask = ((await (await responded).json()) as { data: { task_id: string } }).data.task_id;
     await page.locator('.bp6-toast', { hasText: '创建成功！' }).first().waitFor();
+    await page.locator(`[data-progress-section="genre"] [data-task-follow="${ruleTask}"]`).waitFor({ state: 'attached' });
 
     const artists = page.waitForResponse((r) => r.url().includes('/apimt/batch_auto_update_artist/'));
     await page.locator('[data-progress-section="artist"] [data-action="scrape-artists"]').click();

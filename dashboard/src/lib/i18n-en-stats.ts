@@ -58,6 +58,8 @@ export const EN_STATS: Record<string, string> = {
   '使用 AI 推断流派': 'Let AI infer the genre',
   每条规则都要填写艺术家和流派: 'Every rule needs an artist and a genre',
   请至少添加一条规则: 'Add at least one rule',
+  任务进行中: 'Task running',
+  '任务进行中 {done}/{total}': 'Task running {done}/{total}',
   // Record /record (ui-stats)
   'Last.week': 'Last.week',
   'Last.month': 'Last.month',

@@ -8,6 +8,7 @@ import { GenreRulesDialog } from '../components/progress/genre-rules-dialog.tsx'
 import { KIND_LABELS } from '../components/progress/kind-labels.ts';
 import { MissingScrapeDialog } from '../components/progress/missing-scrape-dialog.tsx';
 import { ProgressSection } from '../components/progress/progress-section.tsx';
+import { TaskFollow } from '../components/progress/task-follow.tsx';
 import { useLoad } from '../hooks/use-load.ts';
 import type { ScrapeKind } from '../lib/missing-task.ts';
 import { formatCount } from '../../library/lib/format.ts';
@@ -27,7 +28,20 @@ export function ProgressPage() {
   const [scrape, setScrape] = useState<ScrapeKind | null>(null);
   const [rules, setRules] = useState(false);
   const [artistBusy, setArtistBusy] = useState(false);
+  /** The task each section started, followed until it ends. */
+  const [tasks, setTasks] = useState<Partial<Record<MissKind, string>>>({});
   const refresh = () => setVersion((v) => v + 1);
+  const started = (kind: MissKind) => (taskId: string | null) => {
+    if (taskId) setTasks((all) => ({ ...all, [kind]: taskId }));
+  };
+  const finished = (kind: MissKind) => () => {
+    setTasks((all) => {
+      const next = { ...all };
+      delete next[kind];
+      return next;
+    });
+    refresh();
+  };
 
   async function scrapeArtists() {
     setArtistBusy(true);
@@ -42,11 +56,19 @@ export function ProgressPage() {
 
   const actionsOf = (kind: MissKind) => {
     const missing = countOf(counts.data, kind) ?? 0;
+    const task = tasks[kind];
+    const follow = task ? <TaskFollow key={task} taskId={task} onFinish={finished(kind)} /> : null;
     if (kind === 'genre') {
-      return <Button size="small" icon="tag" intent="primary" text={t('流派规则')} disabled={missing === 0} onClick={() => setRules(true)} data-action="genre-rules" />;
+      return (
+        <>
+          {follow}
+          <Button size="small" icon="tag" intent="primary" text={t('流派规则')} disabled={missing === 0} onClick={() => setRules(true)} data-action="genre-rules" />
+        </>
+      );
     }
     return (
       <>
+        {follow}
         {kind === 'artist' ? <Button size="small" icon="person" text={t('刮削艺术家')} loading={artistBusy} onClick={() => void scrapeArtists()} data-action="scrape-artists" /> : null}
         <Button size="small" icon="search-template" intent="primary" text={t('自动刮削')} disabled={missing === 0} onClick={() => setScrape(kind)} data-action="scrape" />
       </>
@@ -72,8 +94,8 @@ export function ProgressPage() {
       {MISS_KINDS.map((kind) => (
         <ProgressSection key={kind} kind={kind} total={countOf(counts.data, kind)} actions={actionsOf(kind)} version={version} />
       ))}
-      <MissingScrapeDialog kind={scrape} onClose={() => setScrape(null)} onCreated={refresh} />
-      <GenreRulesDialog isOpen={rules} onClose={() => setRules(false)} onCreated={refresh} />
+      <MissingScrapeDialog kind={scrape} onClose={() => setScrape(null)} onCreated={(id) => scrape && started(scrape)(id)} />
+      <GenreRulesDialog isOpen={rules} onClose={() => setRules(false)} onCreated={started('genre')} />
     </div>
   );
 }

@@ -29,7 +29,7 @@ function GenreInput({ value, onChange }: { value: string; onChange: (v: string) 
  * 流派规则 for the tracks missing a genre (POST /apimt/rule_tag/): artist → genre rules, the album's majority genre,
  * the language model. 创建成功！ with 任务在后台努力运行中 (spec doc 2 §8 "Genre rule task").
  */
-export function GenreRulesDialog({ isOpen, onClose, onCreated }: { isOpen: boolean; onClose: () => void; onCreated: () => void }) {
+export function GenreRulesDialog({ isOpen, onClose, onCreated }: { isOpen: boolean; onClose: () => void; onCreated: (taskId: string | null) => void }) {
   const t = useT();
   const [form, setForm] = useState<GenreRulesForm>(genreRulesDefaults);
   const [busy, setBusy] = useState(false);
@@ -43,8 +43,8 @@ export function GenreRulesDialog({ isOpen, onClose, onCreated }: { isOpen: boole
     }
     setBusy(true);
     try {
-      await startTask('rule_tag', payload);
-      onCreated();
+      const created = await startTask('rule_tag', payload);
+      onCreated(created.task_id ?? null);
       onClose();
     } catch {
       // Announced by the client.

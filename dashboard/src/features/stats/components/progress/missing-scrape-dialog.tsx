@@ -16,7 +16,7 @@ import { KIND_LABELS } from './kind-labels.ts';
  * the fields it may change, skip tracks whose fields all exist, one album lookup per folder — the batch side bar's
  * form pieces, with the spec's defaults (simple; qmusic then netease; the missing field only).
  */
-export function MissingScrapeDialog({ kind, onClose, onCreated }: { kind: ScrapeKind | null; onClose: () => void; onCreated: () => void }) {
+export function MissingScrapeDialog({ kind, onClose, onCreated }: { kind: ScrapeKind | null; onClose: () => void; onCreated: (taskId: string | null) => void }) {
   const t = useT();
   const [form, setForm] = useState<MissingForm | null>(null);
   const [busy, setBusy] = useState(false);
@@ -37,8 +37,8 @@ export function MissingScrapeDialog({ kind, onClose, onCreated }: { kind: Scrape
     }
     setBusy(true);
     try {
-      await startTask('missing_music_task', payload);
-      onCreated();
+      const created = await startTask('missing_music_task', payload);
+      onCreated(created.task_id ?? null);
       onClose();
     } catch {
       // Announced by the client (创建失败！ with the server's words).
