@@ -150,10 +150,21 @@ describe('artists screens', { timeout: 120_000 }, () => {
     const found = await restArtists('most-albums', term);
     expect(found.length).toBeGreaterThan(0);
     expect(found.length).toBeLessThan(all.length);
+    // Typed a key every 100 ms: one getArtists search, for the whole term, 500 ms after the last key (§9).
+    const searches: string[] = [];
+    const seen = (r: { url: () => string }) => {
+      const u = new URL(r.url());
+      if (u.pathname.startsWith('/rest/getArtists') && u.searchParams.has('search')) searches.push(u.searchParams.get('search')!);
+    };
+    page.on('request', seen);
     await page.getByRole('button', { name: /搜索|Search/ }).first().click();
-    await page.locator('.ts-search input').fill(term);
+    await page.locator('.ts-search input').pressSequentially(term, { delay: 100 });
+    const typed = Date.now();
     await expect.poll(() => page.getByTestId('artists-page').getAttribute('data-search')).toBe(term);
+    expect(Date.now() - typed).toBeGreaterThanOrEqual(400);
     await expect.poll(() => tileIds('artists-grid')).toEqual(found.slice(0, 50).map((a) => a.id));
+    page.off('request', seen);
+    expect(searches).toEqual([term]);
     await page.getByRole('button', { name: /搜索|Search/ }).first().click();
     await expect.poll(() => page.getByTestId('artists-page').getAttribute('data-search')).toBe('');
   });
@@ -207,6 +218,12 @@ describe('artists screens', { timeout: 120_000 }, () => {
     await page.getByTestId('tab-albums').click();
     const byArtist = (await lib.rest<{ albumList2: { album?: Album[] } }>('getAlbumList2', { type: 'byArtist', artist_id: subject.id, size: 50, offset: 0 })).albumList2.album ?? [];
     await expect.poll(() => tileIds('entity-albums')).toEqual(byArtist.map((a) => a.id));
+  });
+
+  it('an unknown artist id says so on the page', async () => {
+    await lib.open('/artist/id/ar-00000000000000000000', 'artist-page');
+    await page.locator('[data-testid=artist-page] .bp6-non-ideal-state').getByText('查询失败！').waitFor();
+    expect(await page.locator('.bp6-toast [data-notice-title="创建失败！"]').count()).toBe(0);
   });
 
   it('the description opens in a full-text dialog', async () => {

@@ -19,7 +19,7 @@ import { TrackTable } from '../components/track-table.tsx';
 import { artistGenres, artistTrackCount, latestAlbums, TOP_TRACKS_SHOWN } from '../lib/artist-view.ts';
 import { coverUrl } from '../lib/cover-url.ts';
 import { playSongs } from '../lib/play.ts';
-import { reportSubsonicFailure } from '../lib/subsonic-error.ts';
+import { isNoSubsonicPassword, reportSubsonicFailure } from '../lib/subsonic-error.ts';
 import '../components/artists/artists.css';
 
 interface ArtistView {
@@ -61,7 +61,8 @@ export function ArtistPage() {
       } catch (e) {
         if (signal?.aborted) return;
         setFailed(e instanceof Error ? e.message : String(e));
-        reportSubsonicFailure(e, 'list', navigate);
+        // The page itself says what failed; only the missing streaming password also needs §8's notice and link.
+        if (isNoSubsonicPassword(e)) reportSubsonicFailure(e, 'list', navigate);
       }
     },
     [id, navigate],
