@@ -134,6 +134,21 @@ describe('albums list', () => {
     await shot('list-grid-light');
   });
 
+  it('a tile’s heart stars the album, its hover play button plays it', async () => {
+    await lib.open('/albums/a-z/', 'albums-page');
+    const album = await pickAlbum();
+    const tile = page.locator(`[data-testid="album-grid"] .ts-cover-item[data-id="${album.id}"]`);
+    const starredAlbums = async () => ((await lib.rest<{ starred2: { album?: Album[] } }>('getStarred2')).starred2.album ?? []).map((a) => a.id);
+    await tile.locator('.ts-cover-heart').click();
+    await expect.poll(starredAlbums).toContain(album.id);
+    await tile.locator('.ts-cover-heart').click();
+    await expect.poll(starredAlbums).not.toContain(album.id);
+    await tile.hover();
+    await tile.locator('.ts-cover-play').click();
+    await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('queue') ?? '[]').map((t: { id: string }) => t.id))).toEqual(album.song!.map((s) => s.id));
+    await page.evaluate(() => document.querySelector('audio')?.pause());
+  });
+
   it('an unknown sort goes to recently-added', async () => {
     await lib.open('/albums/loudest/', 'albums-page');
     await page.waitForURL(/\/albums\/recently-added\/$/);
@@ -209,6 +224,12 @@ describe('album detail', () => {
     const album = await getAlbum(a!.id);
     await lib.open(`/album/id/${encodeURIComponent(album.id)}`, 'album-page');
     await expect.poll(() => page.getByTestId('album-name').textContent()).toBe(album.name);
+    // The heart stars and unstars the album.
+    const starred = async () => ((await lib.rest<{ starred2: { album?: Album[] } }>('getStarred2')).starred2.album ?? []).map((x) => x.id);
+    await page.getByTestId('album-favourite').click();
+    await expect.poll(starred).toContain(album.id);
+    await page.getByTestId('album-favourite').click();
+    await expect.poll(starred).not.toContain(album.id);
     expect(await page.getByTestId('album-artist').textContent()).toBe(album.artist);
     expect(await page.getByTestId('album-year').textContent()).toBe(album.year ? String(album.year) : '—');
     expect(await page.getByTestId('album-count').textContent()).toBe(String(album.songCount));
