@@ -19,6 +19,8 @@ const { values } = parseArgs({
     plays: { type: 'string', default: '3000' },
     fresh: { type: 'boolean', default: false },
     screens: { type: 'string', default: '/index,/record' },
+    /** Folder for a screenshot of each screen once settled (to see what was counted). */
+    shots: { type: 'string' },
   },
 });
 const RUNS = Number(values.runs);
@@ -26,23 +28,23 @@ const PLAYS = Number(values.plays);
 const TARGET_MS = 500;
 const CLIENTS = ['tagsonic-dashboard', 'DSub', 'Feishin', 'Symfonium'];
 
-/** Charts drawn in the page: canvases with a size, and svg charts (Blueprint's icons excluded) with shapes. */
-const CHARTS_JS = `(() => {
+/**
+ * In the page: the charts drawn (canvases with a size — uPlot draws into one each — and svg charts with shapes,
+ * Blueprint's icons excluded) and the spinners left. With `expected`, the time from navigation start once that many
+ * charts are drawn and no spinner is left, else false (a waitForFunction predicate: a real function, since the
+ * page's CSP, script-src 'self', forbids eval).
+ */
+const chartState = ({ expected }: { expected: number | null }) => {
   const canvases = [...document.querySelectorAll('canvas')].filter((c) => c.width > 0 && c.height > 0 && c.getBoundingClientRect().width > 0);
-  const svgs = [...document.querySelectorAll('svg')].filter((s) => !s.closest('.bp6-icon, .bp5-icon, [data-icon]') && s.getBoundingClientRect().width > 40 && s.querySelector('path, rect, circle'));
+  const svgs = [...document.querySelectorAll('svg')].filter((g) => !g.closest('.bp6-icon, .bp5-icon, [data-icon]') && g.getBoundingClientRect().width > 40 && g.querySelector('path, rect, circle'));
+  const charts = canvases.length + svgs.length;
   const spinners = document.querySelectorAll('.bp6-spinner, .bp6-skeleton').length;
-  return { charts: canvases.length + svgs.length, spinners };
-})()`;
+  if (expected === null) return { charts, spinners };
+  return charts >= expected && spinners === 0 ? performance.now() : false;
+};
 
 async function chartsDrawn(page: Page, expected: number): Promise<number> {
-  const handle = await page.waitForFunction(
-    ([js, n]) => {
-      const { charts, spinners } = (0, eval)(js as string) as { charts: number; spinners: number };
-      return charts >= (n as number) && spinners === 0 ? performance.now() : false;
-    },
-    [CHARTS_JS, expected] as const,
-    { polling: 'raf', timeout: 60_000 },
-  );
+  const handle = await page.waitForFunction(chartState, { expected }, { polling: 'raf', timeout: 60_000 });
   return (await handle.jsonValue()) as number;
 }
 
@@ -78,7 +80,8 @@ try {
     const wp = await warm.newPage();
     await wp.goto(url, { waitUntil: 'networkidle' });
     await wp.waitForTimeout(1500);
-    const { charts } = (await wp.evaluate(CHARTS_JS)) as { charts: number };
+    const { charts } = (await wp.evaluate(chartState, { expected: null })) as { charts: number };
+    if (values.shots) await wp.screenshot({ path: `${values.shots}/${screen.replace(/\W+/g, '') || 'root'}.png`, fullPage: true });
     await warm.close();
     if (charts === 0) log(`${screen}: no chart found after the page settled — timing until the page has no spinner`);
     const runs: number[] = [];
