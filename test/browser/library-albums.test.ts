@@ -275,7 +275,7 @@ async function pickAlbum(except: string[] = []): Promise<Album> {
 let edited = '';
 
 describe('track table actions', () => {
-  it('the star toggles the song’s favourite in /rest; delete (keep the file) takes it out of the library only', async () => {
+  it('the star toggles the song’s favourite in /rest; add to playlist; delete (keep the file) takes it out of the library only', async () => {
     await lib.open('/tracks/a-z/', 'tracks-page');
     const row = page.locator(ROWS).filter({ hasText: 'Batch Song 40' });
     const id = (await row.getAttribute('data-id'))!;
@@ -286,6 +286,12 @@ describe('track table actions', () => {
     expect(await row.locator('[data-action="star"]').getAttribute('aria-pressed')).toBe('true');
     await row.locator('[data-action="star"]').click();
     await expect.poll(starredIds).not.toContain(id);
+    // Add to playlist (the playlists screens' button in the table's actions slot).
+    const created = await lib.rest<{ playlist: { id: string } }>('createPlaylist', { name: 'Albums test list' });
+    await row.locator('[data-action="add-to-playlist"]').click();
+    await page.locator(`[data-testid="add-to-playlist-menu"] [data-playlist="${created.playlist.id}"]`).click();
+    await expect.poll(async () => ((await lib.rest<{ playlist: { entry?: Song[] } }>('getPlaylist', { id: created.playlist.id })).playlist.entry ?? []).map((e) => e.id)).toEqual([id]);
+    await page.keyboard.press('Escape');
     await row.locator('[data-action="delete"]').click();
     await page.getByRole('dialog').getByText('仅从音乐库移除（保留文件）').click();
     await shot('delete-track-dialog-light');
