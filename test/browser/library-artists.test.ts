@@ -97,6 +97,25 @@ async function undo(taskId: string) {
   expect(answer.result, answer.message).toBe(true);
 }
 
+/** The colours at 3 points of a cover of the library (getCoverArt, signed with the page's cookies), as [r, g, b]. */
+const coverPixels = (id: string) =>
+  page.evaluate(async (cover) => {
+    const cookie = (name: string) => document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`))?.[1] ?? '';
+    const img = new Image();
+    img.src = `/rest/getCoverArt.view?${new URLSearchParams({ id: cover, size: '64', u: decodeURIComponent(cookie('username')), t: cookie('hash'), s: cookie('salt'), v: '1.16.1', c: 'test', f: 'json' })}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = c.height = 16;
+    const g = c.getContext('2d')!;
+    g.drawImage(img, 0, 0, 16, 16);
+    return [
+      [4, 4],
+      [8, 8],
+      [12, 12],
+    ].map(([x, y]) => Array.from(g.getImageData(x!, y!, 1, 1).data.slice(0, 3)));
+  }, id);
+const near = (a: number[][], b: number[][]) => a.every((p, i) => p.every((v, j) => Math.abs(v - b[i]![j]!) <= 24));
+
 async function shots(name: string, ready: string) {
   for (const theme of ['light', 'dark']) {
     await page.evaluate((t) => localStorage.setItem('theme', t), theme);
@@ -321,18 +340,9 @@ describe('artists screens', { timeout: 120_000 }, () => {
     expect((await lib.rest<{ artist: Artist }>('getArtist', { id: subject.id })).artist.name).toBe('Overlay Name');
     // The picture the artist's cover id now serves is the upload (blue), not the album cover it had.
     const cover = (await lib.rest<{ artist: Artist }>('getArtist', { id: subject.id })).artist.coverArt!;
-    const png = await page.evaluate(async (src) => {
-      const img = new Image();
-      img.src = src;
-      await img.decode();
-      const c = document.createElement('canvas');
-      c.width = c.height = 8;
-      const g = c.getContext('2d')!;
-      g.drawImage(img, 0, 0, 8, 8);
-      return Array.from(g.getImageData(4, 4, 1, 1).data.slice(0, 3));
-    }, await page.evaluate((id) => `/rest/getCoverArt.view?${new URLSearchParams({ id, size: '64', u: 'admin', v: '1.16.1', c: 't', f: 'json', t: document.cookie.match(/(?:^|; )hash=([^;]*)/)?.[1] ?? '', s: document.cookie.match(/(?:^|; )salt=([^;]*)/)?.[1] ?? '' })}`, cover));
-    expect(png[2]).toBeGreaterThan(180);
-    expect(png[0]).toBeLessThan(80);
+    const [png] = await coverPixels(cover);
+    expect(png![2]).toBeGreaterThan(180);
+    expect(png![0]).toBeLessThan(80);
     // Files untouched.
     expect((await ffprobe(fileOf(file))).tags.artist).toBe(before);
     // Back to the tag's name for the tests after this one.
@@ -394,15 +404,20 @@ describe('genres screens', { timeout: 120_000 }, () => {
     expect(suggested.length).toBeGreaterThan(0);
     await drawer.getByTestId('genre-suggestions').waitFor();
     expect(await drawer.locator('.ts-entity-cover-suggestion').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-cover')))).toEqual(suggested.map((s) => s.coverArt));
-    const upload = page.waitForResponse((r) => r.url().includes('/apimt/upload_image/'));
-    await drawer.locator('.ts-entity-cover-suggestion').first().click();
-    expect((await upload).ok()).toBe(true);
-    await expect.poll(() => drawer.getByTestId('genre-cover-preview').getAttribute('src')).not.toContain('getCoverArt');
+    // The last suggestion, so the picture is not simply the genre's first album cover.
+    const chosen = suggested[suggested.length - 1]!.coverArt;
+    await drawer.locator(`.ts-entity-cover-suggestion[data-cover="${chosen}"]`).click();
+    await expect.poll(() => drawer.getByTestId('genre-cover-preview').getAttribute('src')).toContain(`id=${chosen}`);
     await lib.shot('artists-genre-drawer');
+    const saved = page.waitForRequest((r) => r.url().includes('/apimt/post_genre/'));
     await drawer.getByTestId('genre-save').click();
+    expect((await saved).postDataJSON()).toEqual({ id: genre.value, genre_img: chosen });
     await notice('修改成功！').waitFor();
-    await expect.poll(async () => (await restGenres('a-z')).find((g) => g.value === genre.value)?.coverArt).toBeTruthy();
-    await expect.poll(() => page.getByTestId('genre-cover').getAttribute('src')).toContain('getCoverArt');
+    await expect.poll(async () => (await restGenres('a-z')).find((g) => g.value === genre.value)?.coverArt).toMatch(/^ge-/);
+    const own = (await restGenres('a-z')).find((g) => g.value === genre.value)!.coverArt!;
+    await expect.poll(() => page.getByTestId('genre-cover').getAttribute('src')).toContain(`id=${own}`);
+    // The genre's picture is that album's cover.
+    expect(near(await coverPixels(own), await coverPixels(chosen))).toBe(true);
   });
 
   it('deleting a genre takes it out of its tracks’ tags and goes to /genres/a-z/; undo_task puts it back', async () => {

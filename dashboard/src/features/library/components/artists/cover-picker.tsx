@@ -11,7 +11,7 @@ const MAX_BYTES = 5 * 1024 * 1024;
 
 /**
  * The picture part of the artist and genre drawers: the current (or newly chosen) picture and an upload
- * button. `value` undefined shows the item's own cover; otherwise the uploaded or suggested URL.
+ * button. `value` undefined shows the item's own cover; otherwise the uploaded or suggested picture.
  */
 export function CoverPicker({ coverArt, value, onChange, testId }: { coverArt?: string; value: string | undefined; onChange: (url: string | undefined) => void; testId: string }) {
   const t = useT();
@@ -39,7 +39,8 @@ export function CoverPicker({ coverArt, value, onChange, testId }: { coverArt?: 
     }
   };
 
-  const preview = value === undefined ? coverUrl(coverArt, 300) : value === '' ? coverUrl(undefined, 300) : value;
+  // A picture to send is an upload's or a source's URL, or a library cover id (a genre's album cover suggestion).
+  const preview = value === undefined ? coverUrl(coverArt, 300) : value === '' ? coverUrl(undefined, 300) : /^(https?:|\/|data:)/i.test(value) ? value : coverUrl(value, 300);
   return (
     <div className="ts-entity-cover-edit">
       <img src={preview} alt={t('封面')} className="ts-entity-cover-preview" data-testid={`${testId}-preview`} />

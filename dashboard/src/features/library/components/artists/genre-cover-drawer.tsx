@@ -4,19 +4,16 @@ import { NonIdealState, Spinner } from '../../../../components/ui/display.tsx';
 import { FormGroup, InputGroup } from '../../../../components/ui/form.tsx';
 import { Drawer } from '../../../../components/ui/overlay.tsx';
 import { useT } from '../../../../lib/i18n.ts';
-import { notifyError } from '../../../../lib/notify.ts';
 import type { GenreCoverSuggestion } from '../../api/artist-types.ts';
-import { getCoverFile } from '../../api/get-cover-file.ts';
 import { getGenreCovers } from '../../api/get-genre-covers.ts';
 import { postGenre } from '../../api/post-genre.ts';
-import { uploadImage } from '../../api/upload-image.ts';
 import { coverUrl } from '../../lib/cover-url.ts';
 import { CoverPicker } from './cover-picker.tsx';
 
 /**
  * The genre's EDIT drawer (spec §2 Genre detail): only the picture changes — the name is shown disabled (a
  * genre is its name; renaming is a tag edit, not this drawer's). Suggestions are the genre's album covers;
- * clicking one uploads that cover like a chosen file and takes it.
+ * clicking one takes it: the drawer sends that cover's id and the server reads the picture itself.
  */
 export function GenreCoverDrawer({ genre, coverArt, isOpen, onClose, onSaved }: { genre: string; coverArt?: string; isOpen: boolean; onClose: () => void; onSaved: () => void }) {
   const t = useT();
@@ -24,8 +21,6 @@ export function GenreCoverDrawer({ genre, coverArt, isOpen, onClose, onSaved }: 
   const [saving, setSaving] = useState(false);
   const [suggestions, setSuggestions] = useState<GenreCoverSuggestion[] | null>(null);
   const [failed, setFailed] = useState(false);
-  /** The suggestion being copied (its cover is read and uploaded). */
-  const [taking, setTaking] = useState<string | null>(null);
 
   useEffect(() => {
     if (!isOpen) return;
@@ -56,21 +51,6 @@ export function GenreCoverDrawer({ genre, coverArt, isOpen, onClose, onSaved }: 
     }
   };
 
-  const take = async (s: GenreCoverSuggestion) => {
-    setTaking(s.coverArt);
-    try {
-      const file = await getCoverFile(s.coverArt).catch((e: unknown) => {
-        notifyError(t('上传失败！'), e instanceof Error ? e.message : String(e));
-        throw e;
-      });
-      setImage(await uploadImage(file));
-    } catch {
-      // Said above, or 上传失败！ by the upload.
-    } finally {
-      setTaking(null);
-    }
-  };
-
   return (
     <Drawer isOpen={isOpen} onClose={onClose} size="min(520px, 100vw)" title={t('编辑流派')} icon="edit" className="ts-entity-drawer">
       <div className="ts-drawer-body" data-testid="genre-edit">
@@ -80,7 +60,7 @@ export function GenreCoverDrawer({ genre, coverArt, isOpen, onClose, onSaved }: 
         </FormGroup>
         <div className="ts-row ts-drawer-actions">
           <Button text={t('取消')} onClick={onClose} />
-          <Button intent="primary" icon="floppy-disk" text={t('保存')} loading={saving} disabled={taking !== null} data-testid="genre-save" onClick={() => void save()} />
+          <Button intent="primary" icon="floppy-disk" text={t('保存')} loading={saving} data-testid="genre-save" onClick={() => void save()} />
         </div>
         <h4 className="ts-entity-suggest-title">{t('推荐封面')}</h4>
         {suggestions === null ? (
@@ -91,7 +71,7 @@ export function GenreCoverDrawer({ genre, coverArt, isOpen, onClose, onSaved }: 
           <ul className="ts-entity-cover-suggestions" data-testid="genre-suggestions">
             {suggestions.map((s, i) => (
               <li key={`${s.coverArt}-${i}`}>
-                <button type="button" className="ts-entity-cover-suggestion" title={`${s.album} — ${s.artist}`} onClick={() => void take(s)} disabled={taking !== null} data-cover={s.coverArt}>
+                <button type="button" className="ts-entity-cover-suggestion" title={`${s.album} — ${s.artist}`} onClick={() => setImage(s.coverArt)} aria-pressed={image === s.coverArt} data-cover={s.coverArt}>
                   <img src={coverUrl(s.coverArt, 160)} alt="" loading="lazy" />
                   <span className="ts-entity-cover-caption">{s.album}</span>
                 </button>
