@@ -6,7 +6,7 @@ import { useT } from '../../../../lib/i18n.ts';
 import { notifyError } from '../../../../lib/notify.ts';
 import { postAlbum, type AlbumEdit, type AlbumEdited } from '../../api/post-album.ts';
 import type { SubsonicAlbum } from '../../api/types.ts';
-import { uploadCover } from '../../api/upload-cover.ts';
+import { uploadImage } from '../../api/upload-image.ts';
 import { coverProblem, pixelsOf } from '../../lib/cover-limits.ts';
 import { coverUrl } from '../../lib/cover-url.ts';
 
@@ -46,7 +46,7 @@ export function AlbumEditDrawer({ album, comment, isOpen, onClose, onSaved }: { 
     }
     setUploading(true);
     try {
-      setCover(await uploadCover(file));
+      setCover(await uploadImage(file));
     } catch {
       // 上传失败！ has been shown by the call.
     } finally {
