@@ -29,6 +29,8 @@ const { values } = parseArgs({
     path: { type: 'string', default: '/albums/recently-added' },
     /** Writes a Chromium performance trace of the scroll phase to this file (see trace-summary.ts). */
     trace: { type: 'string' },
+    /** Prints every request of the last cold run (start → end, ms from navigation start): the waterfall. */
+    waterfall: { type: 'boolean', default: false },
     /** CSS added to the page before the scroll phase: tries a fix without editing the dashboard. */
     css: { type: 'string' },
   },
@@ -44,6 +46,9 @@ const ALBUMS = 1000;
  * or failed (a failed cover counts as done, else one bad file would hang the figure; failures are counted and shown).
  */
 async function coversPainted(page: Page, selector: string, count: number): Promise<number> {
+  const errors: string[] = [];
+  const onError = (e: Error) => errors.push(e.message);
+  page.on('pageerror', onError);
   try {
     const handle = await page.waitForFunction(
       ([sel, n]) => {
@@ -62,8 +67,10 @@ async function coversPainted(page: Page, selector: string, count: number): Promi
       const imgs = [...document.querySelectorAll<HTMLImageElement>(sel)];
       return { url: location.href, imgs: imgs.length, complete: imgs.filter((i) => i.complete).length, text: document.body.innerText.slice(0, 300) };
     }, selector);
-    log(`covers not painted within 60 s: ${JSON.stringify(state)}`);
+    log(`covers not painted within 60 s: ${JSON.stringify({ ...state, errors })}`);
     throw e;
+  } finally {
+    page.off('pageerror', onError);
   }
 }
 /** Covers among the measured ones that failed to load (should stay 0). */
@@ -77,6 +84,7 @@ let brokenCovers = 0;
 const MILESTONES_JS = `(() => {
   const res = performance.getEntriesByType('resource');
   const end = (re) => { const e = res.find((r) => re.test(r.name)); return e ? e.responseEnd : NaN; };
+  const start = (re) => { const e = res.find((r) => re.test(r.name)); return e ? e.startTime : NaN; };
   const covers = res.filter((r) => /getCoverArt/.test(r.name)).slice(0, ${COVERS});
   const fcp = performance.getEntriesByName('first-contentful-paint')[0];
   const nav = performance.getEntriesByType('navigation')[0];
@@ -86,6 +94,7 @@ const MILESTONES_JS = `(() => {
     mainCss: end(/\\/assets\\/main-[^/]+\\.css/),
     fcp: fcp ? fcp.startTime : NaN,
     session: end(/user\\/info/),
+    albumListAsked: start(/getAlbumList2/),
     albumList: end(/getAlbumList2/),
     firstCoverStart: covers.length ? Math.min(...covers.map((c) => c.startTime)) : NaN,
     lastCover: covers.length ? Math.max(...covers.map((c) => c.responseEnd)) : NaN,
@@ -111,9 +120,26 @@ try {
   for (let i = 0; i < RUNS; i++) {
     const ctx = await bench.freshContext();
     const page = await ctx.newPage();
+    if (values.waterfall) {
+      await page.addInitScript(() => {
+        const w = window as unknown as { __longTasks: number[][] };
+        w.__longTasks = [];
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) w.__longTasks.push([Math.round(e.startTime), Math.round(e.duration)]);
+        }).observe({ type: 'longtask', buffered: true });
+      });
+    }
     await page.goto(url, { waitUntil: 'commit' });
     cold.push(await coversPainted(page, SELECTOR, COVERS));
     milestones.push((await page.evaluate(MILESTONES_JS)) as Record<string, number>);
+    if (values.waterfall && i === RUNS - 1) {
+      const rows = await page.evaluate(() =>
+        performance.getEntriesByType('resource').map((r) => ({ name: r.name.replace(location.origin, '').replace(/[?&](u|t|s|v|c|f)=[^&]*/g, ''), start: Math.round(r.startTime), end: Math.round((r as PerformanceResourceTiming).responseEnd) })),
+      );
+      const longTasks = await page.evaluate(() => (window as unknown as { __longTasks?: number[][] }).__longTasks ?? []);
+      for (const r of rows.filter((x) => !/getCoverArt/.test(x.name))) log(`  ${String(r.start).padStart(5)} → ${String(r.end).padStart(5)}  ${r.name.slice(0, 100)}`);
+      log(`  (+ ${rows.filter((x) => /getCoverArt/.test(x.name)).length} covers)  long tasks [start, ms]: ${JSON.stringify(longTasks)}`);
+    }
     await ctx.close();
   }
   const warm: number[] = [];
@@ -214,7 +240,7 @@ try {
   );
   const median = (key: string) => round(percentile(milestones.map((m) => m[key]!).filter(Number.isFinite), 50));
   process.stdout.write(
-    `cold first render, medians from navigation start (ms): html ${median('html')}, main.css ${median('mainCss')}, main.js ${median('mainJs')}, first paint ${median('fcp')}, session ${median('session')}, album list ${median('albumList')}, first cover asked ${median('firstCoverStart')}, last of ${COVERS} covers ${median('lastCover')} (one cover ${median('coverMsP50')} ms), painted ${round(p50)}\n`,
+    `cold first render, medians from navigation start (ms): html ${median('html')}, main.css ${median('mainCss')}, main.js ${median('mainJs')}, first paint ${median('fcp')}, session ${median('session')}, album list asked ${median('albumListAsked')} / answered ${median('albumList')}, first cover asked ${median('firstCoverStart')}, last of ${COVERS} covers ${median('lastCover')} (one cover ${median('coverMsP50')} ms), painted ${round(p50)}\n`,
   );
   if (brokenCovers > 0) process.stdout.write(`note: ${brokenCovers} measured covers failed to load\n`);
   process.stdout.write(`scroll: ${round(fps)} fps over ${round(spanMs / 1000)} s, ${long} frames over 25 ms, scrolled to ${scrolled} px (target ≥ 55 fps); loading ${loaded} albums took ${round(loadSeconds)} s\n`);
