@@ -160,7 +160,7 @@ describe('artists screens', { timeout: 120_000 }, () => {
     await lib.open('/artists/most-albums', 'artists-page');
     await page.locator('[data-testid=artists-grid]').waitFor();
     await lib.shot('artists-list-grid');
-    await page.getByTestId('mode-list').click();
+    await page.getByTestId('view-list').click();
     expect(await page.getByTestId('artists-grid').getAttribute('data-mode')).toBe('list');
 
     // A search term: the list becomes getArtists' answer for it once typing has paused (500 ms).

@@ -26,6 +26,8 @@ export interface LocalSettings {
   treeWidth: number;
   /** The albums list's grid or list look (ui-albums). */
   albumView: 'grid' | 'list';
+  /** The artists list's grid or list look. */
+  artistView: 'grid' | 'list';
   /** The player's queue (§9 "Player storage keys"): PlayerTrack objects, checked one by one when read back. */
   queue: unknown[];
   queueIndex: number;

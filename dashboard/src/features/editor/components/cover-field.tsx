@@ -3,7 +3,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Checkbox } from '../../../components/ui/form.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import { notifyError } from '../../../lib/notify.ts';
-import { uploadImage } from '../api/upload-image.ts';
+import { uploadImage } from '../../../lib/upload-image.ts';
 import { useEditor } from '../stores/editor-store.ts';
 
 /** Cover upload limits (§5, §9): 5 MB per file, 20 megapixels per picture. */

@@ -1,14 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Redirect, useLocation, useParams } from 'wouter';
-import { Button, ButtonGroup } from '../../../components/ui/button.tsx';
 import { useT } from '../../../lib/i18n.ts';
-import { loadSetting, saveSetting } from '../../../lib/local-settings.ts';
 import { getAlbum } from '../api/get-album.ts';
 import { getAlbumList } from '../api/get-album-list.ts';
 import { setStarred } from '../api/star-item.ts';
 import type { SubsonicAlbum } from '../api/types.ts';
 import { BackToTop } from '../components/back-to-top.tsx';
-import { CoverGrid, type CoverGridMode } from '../components/cover-grid.tsx';
+import { ViewModeToggle, useViewMode } from '../components/view-mode-toggle.tsx';
+import { CoverGrid } from '../components/cover-grid.tsx';
 import { ListFooter } from '../components/list-footer.tsx';
 import { SortTabs } from '../components/sort-tabs.tsx';
 import { useDebouncedTerm } from '../hooks/use-debounced-term.ts';
@@ -18,7 +17,6 @@ import { albumOf, artistOf } from '../lib/format.ts';
 import { playSongs } from '../lib/play.ts';
 import { reportSubsonicFailure } from '../lib/subsonic-error.ts';
 
-const storedView = (): CoverGridMode => (loadSetting('albumView', 'grid') === 'list' ? 'list' : 'grid');
 
 /**
  * /albums/:sort — every album in one of six orders (spec §2), as covers or rows (the choice is remembered),
@@ -30,7 +28,7 @@ export function AlbumsPage() {
   const [, navigate] = useLocation();
   const { sort } = useParams<{ sort: string }>();
   const term = useDebouncedTerm();
-  const [view, setView] = useState<CoverGridMode>(storedView);
+  const [view, choose] = useViewMode('albumView');
   const [stars, setStars] = useState<Record<string, boolean>>({});
   const { type, pageSize } = albumQuery(sort, term);
   const list = useInfiniteList<SubsonicAlbum>((offset, size) => getAlbumList(type, offset, size, term), { pageSize, deps: [type, term] });
@@ -41,10 +39,6 @@ export function AlbumsPage() {
 
   if (!albumSort(sort)) return <Redirect to={`/albums/${DEFAULT_ALBUM_SORT}/`} replace />;
 
-  const choose = (next: CoverGridMode) => {
-    setView(next);
-    saveSetting('albumView', next);
-  };
   const favourite = async (album: SubsonicAlbum, next: boolean) => {
     setStars((s) => ({ ...s, [album.id]: next }));
     try {
@@ -78,10 +72,7 @@ export function AlbumsPage() {
     <div className="ts-library-page" data-testid="albums-page" data-sort={sort} data-search={term}>
       <div className="ts-library-head">
         <SortTabs base="/albums" tabs={ALBUM_SORTS} active={term ? '' : sort} />
-        <ButtonGroup>
-          <Button icon="grid-view" active={view === 'grid'} aria-pressed={view === 'grid'} title={t('网格视图')} aria-label={t('网格视图')} onClick={() => choose('grid')} data-testid="view-grid" />
-          <Button icon="list" active={view === 'list'} aria-pressed={view === 'list'} title={t('列表视图')} aria-label={t('列表视图')} onClick={() => choose('list')} data-testid="view-list" />
-        </ButtonGroup>
+        <ViewModeToggle mode={view} onChange={choose} />
       </div>
       {term ? <p className="ts-muted" data-testid="search-label">{t('搜索：{term}', { term })}</p> : null}
       <CoverGrid items={items} mode={view} testId="album-grid" />

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useLocation, useParams } from 'wouter';
-import { Button, ButtonGroup } from '../../../components/ui/button.tsx';
+import { Button } from '../../../components/ui/button.tsx';
 import { NonIdealState } from '../../../components/ui/display.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import { notifyError } from '../../../lib/notify.ts';
@@ -9,7 +9,8 @@ import { getArtists, type ArtistSort } from '../api/get-artists.ts';
 import { getSongsBy } from '../api/get-songs-by.ts';
 import { setStarred } from '../api/star-item.ts';
 import { BackToTop } from '../components/back-to-top.tsx';
-import { CoverGrid, type CoverGridMode } from '../components/cover-grid.tsx';
+import { CoverGrid } from '../components/cover-grid.tsx';
+import { ViewModeToggle, useViewMode } from '../components/view-mode-toggle.tsx';
 import { SortTabs } from '../components/sort-tabs.tsx';
 import { ListFooter } from '../components/list-footer.tsx';
 import { useDebouncedTerm } from '../hooks/use-debounced-term.ts';
@@ -36,7 +37,7 @@ export function ArtistsPage() {
   const params = useParams<{ sort: string }>();
   const [, navigate] = useLocation();
   const sort: ArtistSort = SORTS.some((s) => s.key === params.sort) ? (params.sort as ArtistSort) : 'most-albums';
-  const [mode, setMode] = useState<CoverGridMode>('grid');
+  const [mode, setMode] = useViewMode('artistView');
   const search = useDebouncedTerm(ARTIST_SEARCH_DEBOUNCE_MS);
   const [stars, setStars] = useState<Record<string, boolean>>({});
 
@@ -89,10 +90,7 @@ export function ArtistsPage() {
       <div className="ts-library-head">
         <SortTabs base="/artists" tabs={SORTS} active={sort} />
         <div className="ts-artists-tools">
-          <ButtonGroup>
-            <Button icon="grid-view" active={mode === 'grid'} aria-pressed={mode === 'grid'} aria-label={t('网格视图')} title={t('网格视图')} onClick={() => setMode('grid')} data-testid="mode-grid" />
-            <Button icon="list" active={mode === 'list'} aria-pressed={mode === 'list'} aria-label={t('列表视图')} title={t('列表视图')} onClick={() => setMode('list')} data-testid="mode-list" />
-          </ButtonGroup>
+          <ViewModeToggle mode={mode} onChange={setMode} />
         </div>
       </div>
       {items.length ? <CoverGrid items={items} mode={mode} testId="artists-grid" /> : null}

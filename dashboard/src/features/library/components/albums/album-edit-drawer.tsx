@@ -6,7 +6,7 @@ import { useT } from '../../../../lib/i18n.ts';
 import { notifyError } from '../../../../lib/notify.ts';
 import { postAlbum, type AlbumEdit, type AlbumEdited } from '../../api/post-album.ts';
 import type { SubsonicAlbum } from '../../api/types.ts';
-import { uploadImage } from '../../api/upload-image.ts';
+import { uploadImage } from '../../../../lib/upload-image.ts';
 import { coverProblem, pixelsOf } from '../../lib/cover-limits.ts';
 import { coverUrl } from '../../lib/cover-url.ts';
 

@@ -3,7 +3,7 @@ import { Button } from '../../../../components/ui/button.tsx';
 import { SECONDS } from '../../../../lib/constants.ts';
 import { useT } from '../../../../lib/i18n.ts';
 import { notifyError } from '../../../../lib/notify.ts';
-import { uploadImage } from '../../api/upload-image.ts';
+import { uploadImage } from '../../../../lib/upload-image.ts';
 import { coverUrl } from '../../lib/cover-url.ts';
 
 /** Cover upload limits (§5, §9): one image file of at most 5 MB. */

@@ -7,7 +7,7 @@ import { useT } from '../../../../lib/i18n.ts';
 import { notifyError } from '../../../../lib/notify.ts';
 import type { PlaylistSummary } from '../../api/playlist-types.ts';
 import { putPlaylist } from '../../api/put-playlist.ts';
-import { uploadPlaylistCover } from '../../api/upload-playlist-cover.ts';
+import { uploadImage } from '../../../../lib/upload-image.ts';
 import { coverUrl } from '../../lib/cover-url.ts';
 
 /** Cover upload limits (§5, §9): one file of at most 5 MB. */
@@ -44,7 +44,7 @@ export function PlaylistEditDrawer({ playlist, isOpen, onClose, onSaved }: { pla
     }
     setBusy(true);
     try {
-      setCover(await uploadPlaylistCover(file));
+      setCover(await uploadImage(file));
     } catch {
       // 上传失败！ has been shown.
     } finally {
