@@ -14,8 +14,10 @@
  *    --css '<rules>': CSS added before the scroll phase, to try a fix without editing the dashboard.
  * Prints a table, a one-line summary and a JSON line.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { load, log, percentile, printTable, round, startUiBench } from './browser.ts';
 
 const { values } = parseArgs({
@@ -29,6 +31,11 @@ const { values } = parseArgs({
     path: { type: 'string', default: '/albums/recently-added' },
     /** Writes a Chromium performance trace of the scroll phase to this file (see trace-summary.ts). */
     trace: { type: 'string' },
+    /**
+     * Serves the dashboard from this build folder instead of dashboard/dist (index.html for the albums URL and
+     * /assets/* answered by the browser context): compares an experimental build with the same server and data.
+     */
+    dist: { type: 'string' },
     /** Prints every request of the last cold run (start → end, ms from navigation start): the waterfall. */
     waterfall: { type: 'boolean', default: false },
     /** CSS added to the page before the scroll phase: tries a fix without editing the dashboard. */
@@ -102,6 +109,26 @@ const MILESTONES_JS = `(() => {
   };
 })()`;
 
+/** --dist: the context answers the albums page's HTML and every /assets/ file from that folder (covers and API calls go to the server). */
+async function serveDist(ctx: BrowserContext): Promise<BrowserContext> {
+  const dir = values.dist;
+  if (!dir) return ctx;
+  await ctx.route(
+    (url) => url.pathname.startsWith('/assets/') || url.pathname.replace(/\/$/, '') === values.path!.replace(/\/$/, ''),
+    async (route) => {
+      const { pathname } = new URL(route.request().url());
+      const file = pathname.startsWith('/assets/') ? path.join(dir, pathname) : path.join(dir, 'index.html');
+      const body = await readFile(file).catch(() => null);
+      if (!body) return route.continue();
+      const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : file.endsWith('.html') ? 'text/html' : 'application/octet-stream';
+      // As the server sends them: hashed assets cached for good, the page revalidated.
+      const cache = pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+      await route.fulfill({ status: 200, body, headers: { 'content-type': type, 'cache-control': cache } });
+    },
+  );
+  return ctx;
+}
+
 const bench = await startUiBench({ fresh: values.fresh });
 try {
   const url = `${bench.server.base}${values.path}`;
@@ -109,7 +136,7 @@ try {
   log(`library: ${500 + albums} albums or more (the second page of 500 holds ${albums})`);
 
   // Warm the server's caches (catalogue, covers) once so the cold runs measure the browser side.
-  const warmUp = await bench.freshContext();
+  const warmUp = await serveDist(await bench.freshContext());
   const wp = await warmUp.newPage();
   await wp.goto(url);
   await coversPainted(wp, SELECTOR, COVERS);
@@ -118,7 +145,7 @@ try {
   const cold: number[] = [];
   const milestones: Array<Record<string, number>> = [];
   for (let i = 0; i < RUNS; i++) {
-    const ctx = await bench.freshContext();
+    const ctx = await serveDist(await bench.freshContext());
     const page = await ctx.newPage();
     if (values.waterfall) {
       await page.addInitScript(() => {
@@ -143,7 +170,7 @@ try {
     await ctx.close();
   }
   const warm: number[] = [];
-  const wctx = await bench.freshContext();
+  const wctx = await serveDist(await bench.freshContext());
   const page = await wctx.newPage();
   const consoleErrors: string[] = [];
   page.on('console', (m) => {
