@@ -73,7 +73,17 @@ export class PlayCache {
   private add(u: UserPlays, docs: readonly Play[]): void {
     for (const d of docs) {
       if (u.recent.has(d._id)) continue;
-      u.plays.push(d);
+      // A plain copy: what the store hands out may decode fields on access, and statistics read each many times.
+      u.plays.push({
+        _id: d._id,
+        trackId: d.trackId,
+        albumId: d.albumId,
+        artistIds: [...d.artistIds],
+        genres: [...d.genres],
+        duration: d.duration,
+        playedAt: new Date(d.playedAt.getTime()),
+        client: d.client,
+      });
       u.recent.add(d._id);
       if (d._id > u.newestId) u.newestId = d._id;
     }

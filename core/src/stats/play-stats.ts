@@ -211,34 +211,41 @@ export class ListeningStatistics {
   }
 
   private best(p: PeriodPlays, type: ItemType, idsOf: (play: Play) => string[]): BestOf {
-    const tally = (plays: Play[]) => {
-      const m = new Map<string, { plays: number; lastAt: number }>();
-      for (const play of plays) {
-        const at = play.playedAt.getTime();
-        for (const id of idsOf(play)) {
-          const e = m.get(id);
-          if (e) {
-            e.plays++;
-            if (at > e.lastAt) e.lastAt = at;
-          } else m.set(id, { plays: 1, lastAt: at });
+    const current = new Map<string, { id: string; plays: number; lastAt: number }>();
+    for (const play of p.current) {
+      const at = play.playedAt.getTime();
+      for (const id of idsOf(play)) {
+        const e = current.get(id);
+        if (!e) current.set(id, { id, plays: 1, lastAt: at });
+        else {
+          e.plays++;
+          if (at > e.lastAt) e.lastAt = at;
         }
       }
-      return m;
-    };
-    const current = tally(p.current);
-    const ranked: Array<{ row: Ranked; plays: number; lastAt: number }> = [];
-    for (const [id, e] of current) {
-      const record = recordOf(this.catalog, type, id);
-      if (record) ranked.push({ row: [record.name, e.plays, record.coverArt], plays: e.plays, lastAt: e.lastAt });
     }
-    const newest = ranked.reduce<(typeof ranked)[number] | null>((a, b) => (a === null || b.lastAt > a.lastAt ? b : a), null);
-    ranked.sort((a, b) => b.plays - a.plays || b.lastAt - a.lastAt || (a.row[0] < b.row[0] ? -1 : a.row[0] > b.row[0] ? 1 : 0));
-    return {
-      count: current.size,
-      rate: growth(current.size, tally(p.last).size),
-      newest: newest?.row ?? null,
-      list: ranked.slice(0, BEST_LIST_SIZE).map((r) => r.row),
+    const lastIds = new Set<string>();
+    for (const play of p.last) for (const id of idsOf(play)) lastIds.add(id);
+    // Names only for what is shown: a year holds thousands of distinct tracks.
+    const row = (e: { id: string; plays: number }): Ranked | null => {
+      const r = recordOf(this.catalog, type, e.id);
+      return r ? [r.name, e.plays, r.coverArt] : null;
     };
+    const entries = [...current.values()];
+    entries.sort((a, b) => b.plays - a.plays || b.lastAt - a.lastAt || (a.id < b.id ? -1 : 1));
+    const list: Ranked[] = [];
+    for (const e of entries) {
+      if (list.length === BEST_LIST_SIZE) break;
+      const r = row(e);
+      if (r) list.push(r);
+    }
+    let newest: Ranked | null = null;
+    let newestAt = -Infinity;
+    for (const e of entries) {
+      if (e.lastAt <= newestAt) continue;
+      const r = row(e);
+      if (r) [newest, newestAt] = [r, e.lastAt];
+    }
+    return { count: current.size, rate: growth(current.size, lastIds.size), newest, list };
   }
 
   hotGenres(p: PeriodPlays): { genres: string[]; date_list: string[]; daily_genres: Record<string, number[]> } {
