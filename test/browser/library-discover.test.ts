@@ -209,6 +209,20 @@ describe('discover page', () => {
     }
   });
 
+  it('speaks English when the interface is English', async () => {
+    await page.evaluate(() => localStorage.setItem('lang', 'en'));
+    try {
+      await openDiscover();
+      expect(await page.getByTestId('discover-hot-track').textContent()).toContain('Hot track');
+      expect(await page.getByTestId('discover-hot-track-plays').textContent()).toMatch(/^\d+ plays$/);
+      expect(await page.locator('[data-testid="discover-page"] h3').allTextContents()).toEqual(
+        expect.arrayContaining(['Hot artists', 'Random songs', 'Recommended albums', 'New releases', 'Featured album', 'Similar artists', 'Recently played']),
+      );
+    } finally {
+      await page.evaluate(() => localStorage.setItem('lang', 'zh-CN'));
+    }
+  });
+
   it('dark theme and a phone: screenshots', async () => {
     await page.evaluate(() => localStorage.setItem('theme', 'dark'));
     await openDiscover();
