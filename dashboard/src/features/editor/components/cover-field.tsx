@@ -2,20 +2,8 @@ import { useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Checkbox } from '../../../components/ui/form.tsx';
 import { useT } from '../../../lib/i18n.ts';
-import { notifyError } from '../../../lib/notify.ts';
-import { uploadImage } from '../../../lib/upload-image.ts';
+import { uploadCover } from '../../../lib/upload-image.ts';
 import { useEditor } from '../stores/editor-store.ts';
-
-/** Cover upload limits (§5, §9): 5 MB per file, 20 megapixels per picture. */
-const MAX_BYTES = 5 * 1024 * 1024;
-const MAX_PIXELS = 20_000_000;
-
-async function pixels(file: File): Promise<number> {
-  const bitmap = await createImageBitmap(file);
-  const n = bitmap.width * bitmap.height;
-  bitmap.close();
-  return n;
-}
 
 /** The cover: preview, upload or replace (upload_image), remove, and the cover.jpg options. */
 export function CoverField() {
@@ -32,25 +20,12 @@ export function CoverField() {
   const shown = cover === undefined ? info?.album_img ?? '' : cover ?? '';
 
   async function pick(file: File | undefined) {
+    if (input.current) input.current.value = '';
     if (!file) return;
-    try {
-      if (!file.type.startsWith('image/')) throw new Error(t('只能上传图片文件'));
-      if (file.size > MAX_BYTES) throw new Error(t('图片不能超过 5 MB'));
-      if ((await pixels(file)) > MAX_PIXELS) throw new Error(t('图片不能超过 2000 万像素'));
-    } catch (e) {
-      notifyError(t('上传失败！'), e instanceof Error ? e.message : String(e), 3000);
-      if (input.current) input.current.value = '';
-      return;
-    }
     setBusy(true);
-    try {
-      setCover(await uploadImage(file));
-    } catch {
-      // 上传失败！ has been shown.
-    } finally {
-      setBusy(false);
-      if (input.current) input.current.value = '';
-    }
+    const url = await uploadCover(file);
+    setBusy(false);
+    if (url) setCover(url);
   }
 
   return (

@@ -3,11 +3,9 @@ import { Button } from '../../../../components/ui/button.tsx';
 import { Checkbox, FormGroup, InputGroup, TextArea } from '../../../../components/ui/form.tsx';
 import { Drawer, DrawerSize } from '../../../../components/ui/overlay.tsx';
 import { useT } from '../../../../lib/i18n.ts';
-import { notifyError } from '../../../../lib/notify.ts';
 import { postAlbum, type AlbumEdit, type AlbumEdited } from '../../api/post-album.ts';
 import type { SubsonicAlbum } from '../../api/types.ts';
-import { uploadImage } from '../../../../lib/upload-image.ts';
-import { coverProblem, pixelsOf } from '../../lib/cover-limits.ts';
+import { uploadCover } from '../../../../lib/upload-image.ts';
 import { coverUrl } from '../../lib/cover-url.ts';
 
 /**
@@ -38,20 +36,10 @@ export function AlbumEditDrawer({ album, comment, isOpen, onClose, onSaved }: { 
   const pick = async (file: File | undefined) => {
     if (input.current) input.current.value = '';
     if (!file) return;
-    let problem = coverProblem(file);
-    if (!problem) problem = coverProblem(file, await pixelsOf(file).catch(() => Number.POSITIVE_INFINITY));
-    if (problem) {
-      notifyError(t('上传失败！'), t(problem), 3000);
-      return;
-    }
     setUploading(true);
-    try {
-      setCover(await uploadImage(file));
-    } catch {
-      // 上传失败！ has been shown by the call.
-    } finally {
-      setUploading(false);
-    }
+    const url = await uploadCover(file);
+    setUploading(false);
+    if (url) setCover(url);
   };
 
   const save = async () => {

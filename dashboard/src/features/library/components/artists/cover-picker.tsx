@@ -1,13 +1,8 @@
 import { useRef, useState } from 'react';
 import { Button } from '../../../../components/ui/button.tsx';
-import { SECONDS } from '../../../../lib/constants.ts';
 import { useT } from '../../../../lib/i18n.ts';
-import { notifyError } from '../../../../lib/notify.ts';
-import { uploadImage } from '../../../../lib/upload-image.ts';
+import { uploadCover } from '../../../../lib/upload-image.ts';
 import { coverUrl } from '../../lib/cover-url.ts';
-
-/** Cover upload limits (§5, §9): one image file of at most 5 MB. */
-const MAX_BYTES = 5 * 1024 * 1024;
 
 /**
  * The picture part of the artist and genre drawers: the current (or newly chosen) picture and an upload
@@ -19,24 +14,12 @@ export function CoverPicker({ coverArt, value, onChange, testId }: { coverArt?: 
   const [busy, setBusy] = useState(false);
 
   const pick = async (file: File | undefined) => {
+    if (input.current) input.current.value = '';
     if (!file) return;
-    const reset = () => {
-      if (input.current) input.current.value = '';
-    };
-    if (!file.type.startsWith('image/') || file.size > MAX_BYTES) {
-      notifyError(t('上传失败！'), t(!file.type.startsWith('image/') ? '只能上传图片文件' : '图片不能超过 5 MB'), SECONDS.three);
-      reset();
-      return;
-    }
     setBusy(true);
-    try {
-      onChange(await uploadImage(file));
-    } catch {
-      // 上传失败！ has been shown.
-    } finally {
-      setBusy(false);
-      reset();
-    }
+    const url = await uploadCover(file);
+    setBusy(false);
+    if (url) onChange(url);
   };
 
   // A picture to send is an upload's or a source's URL, or a library cover id (a genre's album cover suggestion).

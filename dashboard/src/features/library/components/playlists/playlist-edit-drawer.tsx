@@ -7,11 +7,8 @@ import { useT } from '../../../../lib/i18n.ts';
 import { notifyError } from '../../../../lib/notify.ts';
 import type { PlaylistSummary } from '../../api/playlist-types.ts';
 import { putPlaylist } from '../../api/put-playlist.ts';
-import { uploadImage } from '../../../../lib/upload-image.ts';
+import { uploadCover } from '../../../../lib/upload-image.ts';
 import { coverUrl } from '../../lib/cover-url.ts';
-
-/** Cover upload limits (§5, §9): one file of at most 5 MB. */
-const MAX_BYTES = 5 * 1024 * 1024;
 
 /**
  * The playlist's EDIT drawer (spec §2 Playlist detail): name, comment and cover, saved through
@@ -36,22 +33,14 @@ export function PlaylistEditDrawer({ playlist, isOpen, onClose, onSaved }: { pla
   }, [isOpen, playlist]);
 
   const pick = async (file: File | undefined) => {
+    if (input.current) input.current.value = '';
     if (!file) return;
-    if (!file.type.startsWith('image/') || file.size > MAX_BYTES) {
-      notifyError(t('上传失败！'), t(!file.type.startsWith('image/') ? '只能上传图片文件' : '图片不能超过 5 MB'), SECONDS.three);
-      if (input.current) input.current.value = '';
-      return;
-    }
     setBusy(true);
-    try {
-      setCover(await uploadImage(file));
-    } catch {
-      // 上传失败！ has been shown.
-    } finally {
-      setBusy(false);
-      if (input.current) input.current.value = '';
-    }
+    const url = await uploadCover(file);
+    setBusy(false);
+    if (url) setCover(url);
   };
+
 
   const save = async () => {
     if (!name.trim()) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { coverProblem, MAX_COVER_BYTES } from './cover-limits.ts';
+import { coverProblem, MAX_COVER_BYTES } from './upload-image.ts';
 
-describe('album cover upload limits (§5: 5 MB per file, 20 megapixels per picture)', () => {
+describe('cover upload limits (§5: 5 MB per file, 20 megapixels per picture)', () => {
   it('accepts a picture within both limits', () => {
     expect(coverProblem({ type: 'image/jpeg', size: MAX_COVER_BYTES }, 20_000_000)).toBeNull();
   });
