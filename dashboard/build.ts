@@ -5,8 +5,8 @@
  *
  * The page loads no inline script: the gateway's CSP is `script-src 'self'`.
  */
-import { build, context, type BuildOptions, type Metafile } from 'esbuild';
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { build, context, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const ROOT = import.meta.dirname;
@@ -14,6 +14,25 @@ const OUT = path.join(ROOT, 'dist');
 const ASSETS = 'assets';
 /** How long an older build's chunks are kept beside a new build (pages opened before it lazy-load them). */
 const STALE_MS = 30 * 60_000;
+
+/**
+ * Blueprint's icons barrel re-exports `allPaths` (every icon's SVG paths, ~600 KB raw / 200 KB gzip), which pulls them
+ * into the first page although Blueprint loads the paths it draws on demand (`Icons.load`). Nothing here or in
+ * @blueprintjs/core/table imports IconSvgPaths16/20 or getIconPaths, so the barrel is loaded without that line.
+ */
+function iconsWithoutAllPaths(): Plugin {
+  return {
+    name: 'blueprint-icons-without-all-paths',
+    setup(b) {
+      b.onLoad({ filter: /@blueprintjs[\\/]icons[\\/]lib[\\/]esm[\\/]index\.js$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        const contents = source.replace(/^export \{[^}]*\} from "\.\/allPaths";$/m, '');
+        if (contents === source) throw new Error(`@blueprintjs/icons changed: no allPaths export in ${args.path}`);
+        return { contents, loader: 'js', resolveDir: path.dirname(args.path) };
+      });
+    },
+  };
+}
 
 const options: BuildOptions = {
   absWorkingDir: ROOT,
@@ -36,6 +55,7 @@ const options: BuildOptions = {
   loader: { '.woff': 'file', '.woff2': 'file', '.ttf': 'file', '.eot': 'file', '.svg': 'file', '.png': 'file', '.jpg': 'file' },
   define: { 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',
+  plugins: [iconsWithoutAllPaths()],
 };
 
 const page = (js: string, css: string | undefined): string => `<!doctype html>

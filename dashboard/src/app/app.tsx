@@ -8,7 +8,7 @@ import { checkSession, signOut } from '../features/auth/hooks/use-session-action
 import { AppShell } from '../features/shell/components/app-shell.tsx';
 import { configureApiClient } from '../lib/api-client.ts';
 import { useSession } from '../stores/session-store.ts';
-import { SignedInRoutes } from './routes.tsx';
+import { preloadRoute, SignedInRoutes } from './routes.tsx';
 import { ThemeSync } from './theme-sync.tsx';
 
 /**
@@ -19,6 +19,8 @@ export function App() {
   const [location, navigate] = useLocation();
   const status = useSession((s) => s.status);
   const [activationOpen, setActivationOpen] = useState(false);
+  /** The opening address's page chunk is in (or failed): rendering waits for it, see preloadRoute. */
+  const [routeReady, setRouteReady] = useState(location === '/login');
 
   useEffect(() => {
     configureApiClient({
@@ -26,8 +28,11 @@ export function App() {
         if (path !== '/apimt/token/' && useSession.getState().status === 'signed-in') useSession.getState().signOut();
       },
     });
-    // Arriving on login ends any session: the server clears its cookies (§4).
-    if (location !== '/login') void checkSession();
+    // Arriving on login ends any session: the server clears its cookies (§4). The page's chunk loads meanwhile.
+    if (location !== '/login') {
+      void preloadRoute(location).then(() => setRouteReady(true));
+      void checkSession();
+    }
     else void signOut();
     // The check runs once, on shell load.
   }, []);
@@ -48,7 +53,7 @@ export function App() {
         <Route>
           {status === 'signed-out' ? (
             <Redirect to="/login" replace />
-          ) : status === 'signed-in' ? (
+          ) : status === 'signed-in' && routeReady ? (
             <AppShell onOpenActivation={() => setActivationOpen(true)} onLogout={() => void logout()}>
               <SignedInRoutes onOpenActivation={() => setActivationOpen(true)} />
             </AppShell>

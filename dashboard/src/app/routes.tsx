@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { createElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { Button } from '../components/ui/button.tsx';
 import { NonIdealState, Spinner } from '../components/ui/display.tsx';
@@ -15,9 +15,32 @@ import { HomePage } from './home-page.tsx';
  * The library, player and statistics pages, each its own chunk: the first page (files) does not carry
  * them. Each page reads its route parameters with wouter's `useParams()`.
  */
-const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
-  lazy(() => load().then((m) => ({ default: m[name] })));
-const LAZY: { path: string; page: ComponentType; v2?: boolean }[] = [
+type PreloadablePage = ComponentType & { preload: () => Promise<void> };
+
+/**
+ * A lazily loaded page that renders at once, without a Suspense fallback, once its chunk is in: React holds the
+ * content behind a shown fallback for ~300 ms, which was most of a screen's first render (bench/ui/albums.ts).
+ * `preloadRoute` fetches the chunk of the address the app opens on while the session check runs.
+ */
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): PreloadablePage {
+  let loaded: ComponentType | undefined;
+  let loading: Promise<void> | undefined;
+  const preload = () =>
+    (loading ??= load().then(
+      (m) => {
+        loaded = m[name];
+      },
+      (error: unknown) => {
+        loading = undefined; // a failed chunk load (a new deployment) may be retried by the next navigation
+        throw error;
+      },
+    ));
+  const Lazy = lazy(() => preload().then(() => ({ default: loaded! })));
+  const Page = () => (loaded ? createElement(loaded) : createElement(Lazy));
+  return Object.assign(Page, { preload });
+}
+
+const LAZY: { path: string; page: PreloadablePage; v2?: boolean }[] = [
   { path: '/index', page: page(() => import('../features/stats/pages/index-page.tsx'), 'IndexPage'), v2: true },
   { path: '/progress', page: page(() => import('../features/stats/pages/progress-page.tsx'), 'ProgressPage') },
   { path: '/record', page: page(() => import('../features/stats/pages/record-page.tsx'), 'RecordPage') },
@@ -36,6 +59,26 @@ const LAZY: { path: string; page: ComponentType; v2?: boolean }[] = [
   { path: '/playlists/:sort/?', page: page(() => import('../features/library/pages/playlists-page.tsx'), 'PlaylistsPage'), v2: true },
   { path: '/playlist/:id', page: page(() => import('../features/library/pages/playlist-page.tsx'), 'PlaylistPage'), v2: true },
 ];
+
+/** A route pattern of LAZY (`:param`, an optional trailing `/?`) as a regular expression. */
+const routeRegex = (pattern: string) => new RegExp(`^${pattern.replace(/\/\?$/, '').replace(/:[^/]+/g, '[^/]+')}/?$`);
+
+/**
+ * Starts loading the page chunk for `pathname` (the address the app opens on), then, once the browser is idle, the
+ * other screens' chunks, so that moving between screens does not wait for a download either. Resolves (never
+ * rejects) when the first chunk is in or failed: the app shows its boot spinner until then rather than a Suspense
+ * fallback that React would hold for ~300 ms after the page is ready.
+ */
+export function preloadRoute(pathname: string): Promise<void> {
+  const first = LAZY.find((r) => routeRegex(r.path).test(pathname));
+  const rest = () => {
+    for (const r of LAZY) void r.page.preload().catch(() => undefined);
+  };
+  const idle = (fn: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 5000 }) : setTimeout(fn, 2000));
+  const ready = (first?.page.preload() ?? Promise.resolve()).catch(() => undefined);
+  void ready.then(() => idle(rest));
+  return ready;
+}
 
 /** Pages of the spec's route table that later versions build; V2-only ones say so to V1 (§2, §6). */
 const LATER: { path: string; title: string; v2?: boolean }[] = [
