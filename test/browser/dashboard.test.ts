@@ -409,8 +409,10 @@ describe('dashboard in chromium', { timeout: 120_000 }, () => {
     // V2: the search toggle and the library side bar.
     await page.getByRole('button', { name: '搜索' }).click();
     await page.getByPlaceholder('搜索艺术家、专辑、歌曲').waitFor();
-    await page.locator('.ts-tabs a', { hasText: '音乐库' }).click();
-    await page.waitForURL(/\/albums\/recently-added\/$/);
+    // The 音乐库 tab leads to the album list, which without a Subsonic password (set in the next case) says so and
+    // signs out (§8); the library side bar is checked on /discover, whose failure only empties it.
+    expect(await page.locator('.ts-tabs a', { hasText: '音乐库' }).getAttribute('href')).toBe('/albums/recently-added/');
+    await page.goto(`${server.base}/discover`);
     await page.locator('.ts-sidenav-docked a[data-nav="artists"]').waitFor();
     await screenshot(page, '15-library-later');
   });

@@ -13,6 +13,7 @@ import { coverUrl } from '../lib/cover-url.ts';
 import { albumOf, artistOf, formatCount, formatDuration, formatKps, formatMB, titleOf } from '../lib/format.ts';
 import { DeleteTrackDialog } from './delete-track-dialog.tsx';
 import './library.css';
+import { AddToPlaylistButton } from './playlists/add-to-playlist-button.tsx';
 
 export interface TrackTableProps {
   tracks: SubsonicSong[];
@@ -25,7 +26,9 @@ export interface TrackTableProps {
   /** Rows can be dragged to a new place (a playlist's order). */
   draggable?: boolean;
   onReorder?: (from: number, to: number) => void;
-  /** Extra buttons per row (add to playlist, remove from playlist…), after the table's own. */
+  /** The playlist the table shows: its own add-to-playlist menu leaves it out. */
+  playlistId?: string;
+  /** Extra buttons per row (remove from playlist…), after the table's own. */
   actions?: (song: SubsonicSong, index: number) => ReactNode;
   /** After a delete went through; the page drops the row or reloads. Without it no delete button. */
   onDeleted?: (song: SubsonicSong, mode: DeleteTrackMode) => void;
@@ -38,7 +41,7 @@ export interface TrackTableProps {
  * size, bitrate, plays, actions. Songs from a WebDAV folder carry a cloud badge. On a phone the album,
  * size, bitrate and plays columns fold away (CSS) so title and actions keep their room.
  */
-export function TrackTable({ tracks, onPlay, onEnqueue, playingId, draggable, onReorder, actions, onDeleted, onStarChange }: TrackTableProps) {
+export function TrackTable({ tracks, onPlay, onEnqueue, playingId, draggable, onReorder, playlistId, actions, onDeleted, onStarChange }: TrackTableProps) {
   const t = useT();
   const current = usePlayer((s) => s.queue[s.index]?.id);
   const markedId = playingId ?? current;
@@ -151,6 +154,7 @@ export function TrackTable({ tracks, onPlay, onEnqueue, playingId, draggable, on
                   <Button variant="minimal" size="small" icon={starred ? 'star' : 'star-empty'} intent={starred ? 'warning' : 'none'} aria-pressed={starred} title={starred ? t('取消收藏') : t('收藏|按钮')} aria-label={starred ? t('取消收藏') : t('收藏|按钮')} onClick={() => void toggleStar(song)} data-action="star" />
                   <Button variant="minimal" size="small" icon="play" title={t('播放')} aria-label={t('播放')} onClick={() => onPlay(index)} data-action="play" />
                   <Button variant="minimal" size="small" icon="add-to-artifact" title={t('添加到播放队列')} aria-label={t('添加到播放队列')} onClick={() => enqueue(index)} data-action="enqueue" />
+                  <AddToPlaylistButton songId={song.id} exceptId={playlistId} />
                   {actions?.(song, index)}
                   {onDeleted ? <Button variant="minimal" size="small" icon="trash" intent="danger" title={t('删除')} aria-label={t('删除')} onClick={() => setDeleting(song)} data-action="delete" /> : null}
                 </td>

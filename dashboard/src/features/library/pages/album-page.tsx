@@ -12,7 +12,6 @@ import { setStarred } from '../api/star-item.ts';
 import type { SubsonicAlbumDetail } from '../api/types.ts';
 import { AlbumDeleteDialog } from '../components/albums/album-delete-dialog.tsx';
 import { AlbumEditDrawer } from '../components/albums/album-edit-drawer.tsx';
-import { AddToPlaylistButton } from '../components/playlists/add-to-playlist-button.tsx';
 import { TrackTable } from '../components/track-table.tsx';
 import { followAlbum, otherArtists } from '../lib/album-detail.ts';
 import { coverChanged, coverUrl } from '../lib/cover-url.ts';
@@ -173,7 +172,7 @@ export function AlbumPage() {
           </div>
         </div>
       </section>
-      <TrackTable tracks={songs} onPlay={(index) => playSongs(songs, index)} actions={(song) => <AddToPlaylistButton songId={song.id} />} onDeleted={(song) => setAlbum((a) => (a ? { ...a, song: (a.song ?? []).filter((s) => s.id !== song.id), songCount: Math.max(0, (a.songCount ?? 1) - 1) } : a))} />
+      <TrackTable tracks={songs} onPlay={(index) => playSongs(songs, index)} onDeleted={(song) => setAlbum((a) => (a ? { ...a, song: (a.song ?? []).filter((s) => s.id !== song.id), songCount: Math.max(0, (a.songCount ?? 1) - 1) } : a))} />
       <AlbumEditDrawer album={album} comment={comment} isOpen={editing} onClose={() => setEditing(false)} onSaved={saved} />
       <AlbumDeleteDialog albumId={album.id} name={album.name} isOpen={deleting} onClose={() => setDeleting(false)} onDeleted={() => navigate('/albums/recently-added/')} />
     </div>

@@ -11,7 +11,6 @@ import type { SubsonicArtist } from '../api/artist-types.ts';
 import type { SubsonicAlbum, SubsonicSong } from '../api/types.ts';
 import { BackToTop } from '../components/back-to-top.tsx';
 import { CoverGrid } from '../components/cover-grid.tsx';
-import { AddToPlaylistButton } from '../components/playlists/add-to-playlist-button.tsx';
 import { SortTabs } from '../components/sort-tabs.tsx';
 import { TrackTable } from '../components/track-table.tsx';
 import { useInfiniteList } from '../hooks/use-infinite-list.ts';
@@ -70,7 +69,6 @@ export function FavouritesPage() {
         playingId={playingId}
         onPlay={(index) => usePlayer.getState().playList(songs.map(toPlayerTrack), index)}
         onEnqueue={(index) => usePlayer.getState().enqueue([toPlayerTrack(songs[index]!)])}
-        actions={(song) => <AddToPlaylistButton songId={song.id} />}
       />
     ) : null;
   } else if (tab === 'albums') {

@@ -18,7 +18,6 @@ import { isFilterList, type PlaylistDetail } from '../api/playlist-types.ts';
 import { updatePlaylistOrder } from '../api/update-playlist-order.ts';
 import { updatePlaylistProps } from '../api/update-playlist-props.ts';
 import { removeFromPlaylist } from '../api/remove-from-playlist.ts';
-import { AddToPlaylistButton } from '../components/playlists/add-to-playlist-button.tsx';
 import { PlaylistEditDrawer } from '../components/playlists/playlist-edit-drawer.tsx';
 import { TrackTable } from '../components/track-table.tsx';
 import { coverUrl } from '../lib/cover-url.ts';
@@ -221,22 +220,20 @@ export function PlaylistPage() {
           onEnqueue={(index) => usePlayer.getState().enqueue([toPlayerTrack(playlist.entry[index]!)])}
           draggable={canDrag}
           onReorder={canDrag ? (from, to) => void reorder(from, to) : undefined}
-          actions={(song, index) => (
-            <>
-              <AddToPlaylistButton songId={song.id} exceptId={playlist.id} />
-              {canHandEdit ? (
-                <Button
-                  variant="minimal"
-                  size="small"
-                  icon="remove"
-                  title={t('从歌单中移除')}
-                  aria-label={t('从歌单中移除')}
-                  data-action="remove-from-playlist"
-                  onClick={() => void removeEntry(index)}
-                />
-              ) : null}
-            </>
-          )}
+          playlistId={playlist.id}
+          actions={(_song, index) =>
+            canHandEdit ? (
+              <Button
+                variant="minimal"
+                size="small"
+                icon="remove"
+                title={t('从歌单中移除')}
+                aria-label={t('从歌单中移除')}
+                data-action="remove-from-playlist"
+                onClick={() => void removeEntry(index)}
+              />
+            ) : null
+          }
         />
       ) : (
         <NonIdealState icon="music" title={t('歌单是空的')} />

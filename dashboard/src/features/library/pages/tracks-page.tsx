@@ -6,7 +6,6 @@ import type { SubsonicSong } from '../api/types.ts';
 import { BackToTop } from '../components/back-to-top.tsx';
 import { ListFooter } from '../components/list-footer.tsx';
 import { SortTabs } from '../components/sort-tabs.tsx';
-import { AddToPlaylistButton } from '../components/playlists/add-to-playlist-button.tsx';
 import { TrackTable } from '../components/track-table.tsx';
 import { useDebouncedTerm } from '../hooks/use-debounced-term.ts';
 import { useInfiniteList } from '../hooks/use-infinite-list.ts';
@@ -51,7 +50,7 @@ export function TracksPage() {
         <SortTabs base="/tracks" tabs={TRACK_SORTS} active={sort} />
       </div>
       {term ? <p className="ts-muted" data-testid="search-label">{t('搜索：{term}', { term })}</p> : null}
-      {songs.length ? <TrackTable tracks={songs} onPlay={(index) => playSongs(songs, index)} actions={(song) => <AddToPlaylistButton songId={song.id} />} onDeleted={(song) => setGone((g) => new Set([...g, song.id]))} /> : null}
+      {songs.length ? <TrackTable tracks={songs} onPlay={(index) => playSongs(songs, index)} onDeleted={(song) => setGone((g) => new Set([...g, song.id]))} /> : null}
       <ListFooter sentinelRef={list.sentinelRef} loading={list.loading} done={list.done} empty={songs.length === 0} emptyText="暂无歌曲" />
       <BackToTop />
     </div>
