@@ -142,6 +142,9 @@ describe('albums', () => {
     const id = (await albumIdOf('Blue Sky'))!;
     // A picture of the library's own, not written: it goes with the album to its new id.
     expectOk(await call(app, admin, 'POST', '/apimt/post_album/', { id, album_img: dataUrl(blueJpeg) }));
+    // A favourite and a rating: they follow the album to its new id too.
+    expect((await subsonic('star', { albumId: id })).status).toBe('ok');
+    expect((await subsonic('setRating', { id, rating: '4' })).status).toBe('ok');
     const res = expectOk(await call(app, admin, 'POST', '/apimt/post_album/', { id, name: 'Blue Written', comment: 'new note', write_metadata: true }));
     expect(res.data.id).toBe(albumIdFor('Alpha', 'Blue Written'));
     expect(res.data.task_id).toEqual(expect.any(String));
@@ -154,6 +157,9 @@ describe('albums', () => {
     await waitFor(async () => (await albumIdOf('Blue Written')) === res.data.id, 'the library to follow the album rename');
     expect((await subsonic('getAlbum', { id: res.data.id })).album.songCount).toBe(2);
     await waitFor(async () => (await coverBytes(res.data.id)).equals(blueJpeg), 'the album picture to follow the rename');
+    await waitFor(async () => Boolean((await subsonic('getAlbum', { id: res.data.id })).album.starred), 'the star to follow the rename');
+    expect((await subsonic('getAlbum', { id: res.data.id })).album.userRating).toBe(4);
+    expect((await subsonic('getStarred2')).starred2.album.map((a: { id: string }) => a.id)).toContain(res.data.id);
 
     expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: task._id }));
     expect((await probeTags(at('Blue', '01.flac'))).album).toBe('Blue Sky');
@@ -161,6 +167,8 @@ describe('albums', () => {
     expect((await probeTags(at('Blue', '02.mp3'))).album).toBe('Blue Sky');
     await waitFor(async () => (await albumIdOf('Blue Sky')) === id, 'the library to follow the undo');
     expect((await coverBytes(id)).equals(blueJpeg)).toBe(true);
+    expect((await subsonic('getAlbum', { id })).album.starred).toBeTruthy();
+    expect((await subsonic('unstar', { albumId: id })).status).toBe('ok');
     // The cover written into every file (same id: the library's own picture of the album gives way to it).
     const cover = expectOk(await call(app, admin, 'POST', '/apimt/post_album/', { id, album_img: dataUrl(blueJpeg), write_metadata: true }));
     expect(cover.data).toEqual({ id, task_id: expect.any(String) });
@@ -223,6 +231,7 @@ describe('artists', () => {
   it('post_artist with write_metadata: a 修改艺术家 task renames only the matching part of "A/B"; undo_task puts the tags back', async () => {
     const id = (await artistIdOf('Alpha'))!;
     expectOk(await call(app, admin, 'POST', '/apimt/post_artist/', { id, description: 'Alpha\'s story', artist_img: dataUrl(blueJpeg) }));
+    expect((await subsonic('star', { artistId: id })).status).toBe('ok');
     const res = expectOk(await call(app, admin, 'POST', '/apimt/post_artist/', { id, name: 'Alef', write_metadata: true }));
     expect(res.data.id).toBe(artistIdFor('Alef'));
     const task = await finished(res.data.task_id);
@@ -234,10 +243,13 @@ describe('artists', () => {
     // The picture and biography the library kept for Alpha go with the new id.
     await waitFor(async () => (await subsonic('getArtistInfo2', { id: res.data.id })).artistInfo2.biography === 'Alpha\'s story', 'the biography to follow the rename');
     expect((await coverBytes(res.data.id)).equals(blueJpeg)).toBe(true);
+    await waitFor(async () => Boolean((await subsonic('getArtist', { id: res.data.id })).artist.starred), 'the star to follow the artist rename');
     expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: task._id }));
     expect((await probeTags(at('Blue', '01.flac'))).artist).toBe('Alpha/Beta');
     expect((await probeTags(at('Blue', '02.mp3'))).artist).toBe('Alpha');
     await waitFor(async () => (await artistIdOf('Alpha')) === id, 'the library to follow the undo');
+    expect((await subsonic('getArtist', { id })).artist.starred).toBeTruthy();
+    expect((await subsonic('unstar', { artistId: id })).status).toBe('ok');
   });
 
   it('delete_artist takes the albums where it is the album artist, not its guest tracks on another\'s album', async () => {

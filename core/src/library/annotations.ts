@@ -127,6 +127,28 @@ export class Annotations {
     await this.upsert(userId, type, id, { $set: { rating } });
   }
 
+  /**
+   * After a rename written into the files gives an album or artist a new id: every user's marks of the old id (star,
+   * rating, plays) and its play statistics are copied to the new one where it has none of its own — so favourites
+   * and "most played" survive the rename. Copied, not moved: undoing the rename finds them under the old id.
+   */
+  async copyMarks(itemType: ItemType, fromId: string, toId: string): Promise<number> {
+    if (fromId === toId) return 0;
+    let copied = 0;
+    for (const doc of await this.library.annotations.find({ itemType, itemId: fromId })) {
+      const _id = annotationId(doc.userId, itemType, toId);
+      if (await this.library.annotations.findOne({ _id })) continue;
+      await this.library.annotations.insertOne({ ...doc, _id, itemId: toId, updatedAt: new Date() });
+      this.changed(doc.userId, itemType);
+      copied++;
+    }
+    const stat = await this.library.playStats.findOne({ _id: playStatId(itemType, fromId) });
+    if (stat && !(await this.library.playStats.findOne({ _id: playStatId(itemType, toId) }))) {
+      await this.library.playStats.insertOne({ ...stat, _id: playStatId(itemType, toId), itemId: toId });
+    }
+    return copied;
+  }
+
   private async upsert(userId: string, type: ItemType, id: string, update: Record<string, Record<string, unknown>>): Promise<void> {
     const set = { ...(update.$set ?? {}), userId, itemType: type, itemId: id, updatedAt: new Date() };
     const onInsert: Record<string, unknown> = { starred: null, rating: 0, playCount: 0, lastPlayed: null };

@@ -331,7 +331,8 @@ async function deleteTracks(ctx: Ctx, request: FastifyRequest, dryRun: boolean, 
  * After an edit written into the files (write_metadata), once its task has ended with something written and the
  * library has followed it:
  * - same id: the overlay of the fields just written goes, so the readers show what the files now say;
- * - a rename (new id): what the library kept for the old id goes with the new one — an artist's picture and
+ * - a rename (new id): every user's stars, ratings and plays are copied to it (Annotations.copyMarks), and what the
+ *   library kept for the old id goes with the new one — an artist's picture and
  *   biography, an album's picture and comment where they were not written — copied, not moved, so undoing the rename
  *   brings the old id back with them; nothing is copied over what the new id has of its own (an artist the rename
  *   merged into). The old id's overlay is left for the same reason.
@@ -358,6 +359,8 @@ async function followWrite(
     await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
   }
   const own = ctx.library.entities;
+  // Stars, ratings and plays follow a rename (copied: the old id keeps its own for an undo).
+  await ctx.library.annotations.copyMarks(kind, fromId, toId);
   if (fromId === toId) {
     const by = (await own.get(kind, fromId))?.by;
     if (by === undefined) return;
