@@ -5,9 +5,10 @@
  * Plays: when the administrator has fewer than --plays, scrobbles are added (random tracks, times spread over the
  * last 365 days, four client names) so every chart has data. For /index and /record: a warm-up visit counts the
  * charts the screen draws once it has settled (its <canvas> elements — uPlot draws into one each — and its <svg>
- * charts with content); each timed run then navigates (new context: no HTTP cache, as a first visit) and measures
- * from navigation start until that many charts are drawn with a size and no spinner is left (checked every animation
- * frame in the page). p50/p95 over --runs (target ≤ 500 ms). Prints a table, a one-line summary and a JSON line.
+ * charts with content); each cold run then navigates (new context: no HTTP cache, as a first visit), each warm run
+ * reloads the warmed-up page (its cache filled, as a returning visit), and measures from navigation start until that
+ * many charts are drawn with a size and no spinner is left (checked every animation frame in the page). p50/p95 over
+ * --runs each (target ≤ 500 ms). Prints a table, a one-line summary and a JSON line.
  */
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
@@ -74,6 +75,7 @@ try {
 
   const rows: Array<Array<string | number>> = [];
   const results: Record<string, { charts: number; runs: number[] }> = {};
+  const warmResults: Record<string, number[]> = {};
   for (const screen of values.screens!.split(',')) {
     const url = `${bench.server.base}${screen}`;
     const warm = await bench.freshContext();
@@ -82,8 +84,15 @@ try {
     await wp.waitForTimeout(1500);
     const { charts } = (await wp.evaluate(chartState, { expected: null })) as { charts: number };
     if (values.shots) await wp.screenshot({ path: `${values.shots}/${screen.replace(/\W+/g, '') || 'root'}.png`, fullPage: true });
-    await warm.close();
     if (charts === 0) log(`${screen}: no chart found after the page settled — timing until the page has no spinner`);
+    // Warm: reloads in the warmed-up context (its HTTP cache holds the scripts and covers), as a returning visit.
+    const warmRuns: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      await wp.reload({ waitUntil: 'commit' });
+      warmRuns.push(await chartsDrawn(wp, charts));
+    }
+    await warm.close();
+    warmResults[screen] = warmRuns;
     const runs: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const ctx = await bench.freshContext();
@@ -93,13 +102,14 @@ try {
       await ctx.close();
     }
     results[screen] = { charts, runs };
-    rows.push([`${screen} (${charts} charts)`, round(percentile(runs, 50)), round(percentile(runs, 95)), round(Math.min(...runs)), round(Math.max(...runs)), runs.length, `≤ ${TARGET_MS} p50`]);
+    rows.push([`${screen} cold (${charts} charts)`, round(percentile(runs, 50)), round(percentile(runs, 95)), round(Math.min(...runs)), round(Math.max(...runs)), runs.length, `≤ ${TARGET_MS} p50`]);
+    rows.push([`${screen} warm (${charts} charts)`, round(percentile(warmRuns, 50)), round(percentile(warmRuns, 95)), round(Math.min(...warmRuns)), round(Math.max(...warmRuns)), warmRuns.length, `≤ ${TARGET_MS} p50`]);
   }
-  printTable(['first render, cold (ms)', 'p50', 'p95', 'min', 'max', 'runs', 'target'], rows);
-  const summary = Object.entries(results).map(([s, r]) => `${s} p50 ${round(percentile(r.runs, 50))} ms / p95 ${round(percentile(r.runs, 95))} ms (${r.charts} charts)`);
+  printTable(['first render (ms)', 'p50', 'p95', 'min', 'max', 'runs', 'target'], rows);
+  const summary = Object.entries(results).map(([s, r]) => `${s} cold p50 ${round(percentile(r.runs, 50))} ms / p95 ${round(percentile(r.runs, 95))} ms, warm p50 ${round(percentile(warmResults[s]!, 50))} ms (${r.charts} charts)`);
   const ok = Object.values(results).every((r) => percentile(r.runs, 50) <= TARGET_MS && r.charts > 0);
   process.stdout.write(`summary: ${summary.join('; ')} — ${ok ? 'targets met' : 'target missed'} (load ${load().join(' ')})\n`);
-  process.stdout.write(`JSON ${JSON.stringify({ bench: 'ui-stats', results, load: load() })}\n`);
+  process.stdout.write(`JSON ${JSON.stringify({ bench: 'ui-stats', results, warm: warmResults, load: load() })}\n`);
 } finally {
   await bench.close();
 }
