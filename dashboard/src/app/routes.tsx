@@ -2,28 +2,23 @@ import { createElement, lazy, Suspense, type ComponentType, type ReactNode } fro
 import { Redirect, Route, Switch } from 'wouter';
 import { Button } from '../components/ui/button.tsx';
 import { NonIdealState, Spinner } from '../components/ui/display.tsx';
-import { AdminPage } from '../features/admin/components/admin-page.tsx';
-import { LogDetailPage } from '../features/logs/components/log-detail-page.tsx';
-import { LogPage } from '../features/logs/components/log-page.tsx';
-import { PluginsPage } from '../features/plugins/components/plugins-page.tsx';
 import { ComingLater } from '../features/shell/components/coming-later.tsx';
 import { useT } from '../lib/i18n.ts';
 import { useSession } from '../stores/session-store.ts';
-import { HomePage } from './home-page.tsx';
 
 /**
- * The library, player and statistics pages, each its own chunk: the first page (files) does not carry
- * them. Each page reads its route parameters with wouter's `useParams()`.
+ * Every screen is its own chunk, the file screen too: the first download is the shell. Library, player and
+ * statistics pages take no props and read their route parameters with wouter's `useParams()`.
  */
-type PreloadablePage = ComponentType & { preload: () => Promise<void> };
+type PreloadablePage<P extends object = object> = ComponentType<P> & { preload: () => Promise<void> };
 
 /**
  * A lazily loaded page that renders at once, without a Suspense fallback, once its chunk is in: React holds the
  * content behind a shown fallback for ~300 ms, which was most of a screen's first render (bench/ui/albums.ts).
  * `preloadRoute` fetches the chunk of the address the app opens on while the session check runs.
  */
-function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): PreloadablePage {
-  let loaded: ComponentType | undefined;
+function page<P extends object, K extends string>(load: () => Promise<Record<K, ComponentType<P>>>, name: K): PreloadablePage<P> {
+  let loaded: ComponentType<P> | undefined;
   let loading: Promise<void> | undefined;
   const preload = () =>
     (loading ??= load().then(
@@ -36,9 +31,23 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, n
       },
     ));
   const Lazy = lazy(() => preload().then(() => ({ default: loaded! })));
-  const Page = () => (loaded ? createElement(loaded) : createElement(Lazy));
+  const Page = (props: P) => (loaded ? createElement(loaded, props) : createElement(Lazy as unknown as ComponentType<P>, props));
   return Object.assign(Page, { preload });
 }
+
+const FilesPage = page(() => import('./home-page.tsx'), 'HomePage');
+const Admin = page(() => import('../features/admin/components/admin-page.tsx'), 'AdminPage');
+const Plugins = page(() => import('../features/plugins/components/plugins-page.tsx'), 'PluginsPage');
+const Log = page(() => import('../features/logs/components/log-page.tsx'), 'LogPage');
+const LogDetail = page(() => import('../features/logs/components/log-detail-page.tsx'), 'LogDetailPage');
+/** The screens outside LAZY, for preloadRoute. */
+const OTHER_SCREENS: { pattern: RegExp; page: { preload: () => Promise<void> } }[] = [
+  { pattern: /^\/(detail\/?)?$/, page: FilesPage },
+  { pattern: /^\/admin(\/.*)?$/, page: Admin },
+  { pattern: /^\/(mod|actionMod)\/?$/, page: Plugins },
+  { pattern: /^\/log\/?$/, page: Log },
+  { pattern: /^\/log_detail\/[^/]+\/?$/, page: LogDetail },
+];
 
 const LAZY: { path: string; page: PreloadablePage; v2?: boolean }[] = [
   { path: '/index', page: page(() => import('../features/stats/pages/index-page.tsx'), 'IndexPage'), v2: true },
@@ -70,9 +79,9 @@ const routeRegex = (pattern: string) => new RegExp(`^${pattern.replace(/\/\?$/, 
  * fallback that React would hold for ~300 ms after the page is ready.
  */
 export function preloadRoute(pathname: string): Promise<void> {
-  const first = LAZY.find((r) => routeRegex(r.path).test(pathname));
+  const first = LAZY.find((r) => routeRegex(r.path).test(pathname)) ?? OTHER_SCREENS.find((r) => r.pattern.test(pathname));
   const rest = () => {
-    for (const r of LAZY) void r.page.preload().catch(() => undefined);
+    for (const r of [...OTHER_SCREENS, ...LAZY]) void r.page.preload().catch(() => undefined);
   };
   const idle = (fn: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 5000 }) : setTimeout(fn, 2000));
   const ready = (first?.page.preload() ?? Promise.resolve()).catch(() => undefined);
@@ -114,36 +123,36 @@ function NotFound() {
 /** The signed-in routes, exactly the spec's route table. */
 export function SignedInRoutes({ onOpenActivation }: { onOpenActivation: () => void }) {
   return (
-    <Switch>
-      <Route path="/">
-        <HomePage detail={false} />
-      </Route>
-      <Route path="/detail">
-        <HomePage detail />
-      </Route>
-      <Route path="/admin/*?">
-        <AdminPage />
-      </Route>
-      <Route path="/mod">
-        <V2Only onOpenActivation={onOpenActivation}>
-          <PluginsPage kind="tag-source" />
-        </V2Only>
-      </Route>
-      <Route path="/actionMod">
-        <V2Only onOpenActivation={onOpenActivation}>
-          <PluginsPage kind="batch-action" />
-        </V2Only>
-      </Route>
-      <Route path="/log">
-        <LogPage />
-      </Route>
-      <Route path="/log_detail/:id/">{(params) => <LogDetailPage key={params.id} id={params.id} />}</Route>
-      <Route path="/library">
-        <Redirect to="/albums/recently-added/" replace />
-      </Route>
-      {LAZY.map((r) => (
-        <Route key={r.path} path={r.path}>
-          <Suspense fallback={<Loading />}>
+    <Suspense fallback={<Loading />}>
+      <Switch>
+        <Route path="/">
+          <FilesPage detail={false} />
+        </Route>
+        <Route path="/detail">
+          <FilesPage detail />
+        </Route>
+        <Route path="/admin/*?">
+          <Admin />
+        </Route>
+        <Route path="/mod">
+          <V2Only onOpenActivation={onOpenActivation}>
+            <Plugins kind="tag-source" />
+          </V2Only>
+        </Route>
+        <Route path="/actionMod">
+          <V2Only onOpenActivation={onOpenActivation}>
+            <Plugins kind="batch-action" />
+          </V2Only>
+        </Route>
+        <Route path="/log">
+          <Log />
+        </Route>
+        <Route path="/log_detail/:id/">{(params) => <LogDetail key={params.id} id={params.id} />}</Route>
+        <Route path="/library">
+          <Redirect to="/albums/recently-added/" replace />
+        </Route>
+        {LAZY.map((r) => (
+          <Route key={r.path} path={r.path}>
             {r.v2 ? (
               <V2Only onOpenActivation={onOpenActivation}>
                 <r.page />
@@ -151,23 +160,23 @@ export function SignedInRoutes({ onOpenActivation }: { onOpenActivation: () => v
             ) : (
               <r.page />
             )}
-          </Suspense>
-        </Route>
-      ))}
-      {LATER.map((r) => (
-        <Route key={r.path} path={r.path}>
-          {r.v2 ? (
-            <V2Only onOpenActivation={onOpenActivation}>
+          </Route>
+        ))}
+        {LATER.map((r) => (
+          <Route key={r.path} path={r.path}>
+            {r.v2 ? (
+              <V2Only onOpenActivation={onOpenActivation}>
+                <ComingLater title={r.title} />
+              </V2Only>
+            ) : (
               <ComingLater title={r.title} />
-            </V2Only>
-          ) : (
-            <ComingLater title={r.title} />
-          )}
+            )}
+          </Route>
+        ))}
+        <Route>
+          <NotFound />
         </Route>
-      ))}
-      <Route>
-        <NotFound />
-      </Route>
-    </Switch>
+      </Switch>
+    </Suspense>
   );
 }
