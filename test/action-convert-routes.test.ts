@@ -6,44 +6,27 @@
  * sandbox and files; no mocks.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '@tagsonic/core/config';
-import { buildApp } from '@tagsonic/gateway';
-import { startWorker, type Worker } from '@tagsonic/workers';
-import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
-import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
-import type { Manifest } from '@tagsonic/sdk';
-import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
+import type { Runtime } from '@tagsonic/cli';
+import { call, expectOk, type Session, startActionHarness, type ActionHarness } from './api-harness.ts';
 import { makeAudio, probeTags } from './support/audio.ts';
 import { listFiles } from './support/file-actions.ts';
 import { taskFinished } from './support/task-wait.ts';
 
 const run = promisify(execFile);
-let home: string;
+let harness: ActionHarness;
 let rt: Runtime;
-let worker: Worker;
 let app: FastifyInstance;
 let admin: Session;
 let media: string;
 
 beforeAll(async () => {
-  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-convert-actions-'));
-  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
-  await rt.users.ensureAdmin(ADMIN_PASSWORD);
-  for (const id of ['format-music', 'split-cue']) {
-    const { manifest, code } = await builtinPlugin(id);
-    await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
-  }
-  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, plugins: { registry: rt.plugins, store: rt.store } });
-  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
-  await app.ready();
-  admin = await login(app);
-  media = rt.roots.root('media').dir;
+  harness = await startActionHarness({ name: 'convert-actions', plugins: ['format-music', 'split-cue'] });
+  ({ rt, app, admin, media } = harness);
   await mkdir(path.join(media, 'Mp3s'), { recursive: true });
   await makeAudio(path.join(media, 'Mp3s', '01.mp3'), { seconds: 2, tags: { title: '晴天', artist: '周杰伦', album: '叶惠美', track: '1' } });
   await makeAudio(path.join(media, 'Mp3s', '02.mp3'), { seconds: 2, freq: 660, tags: { title: 'Two', artist: 'Band' } });
@@ -57,10 +40,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await app?.close();
-  await worker?.close();
-  await rt?.close();
-  await rm(home, { recursive: true, force: true });
+  await harness?.close();
 });
 
 const finished = (taskId: string, timeoutMs = 60_000) => taskFinished(rt.tasks, taskId, timeoutMs);

@@ -5,43 +5,27 @@
  * tidied tracks back (their moves are journaled under the task) and brings deleted ones back from the trash. Real store,
  * bus, workers, sandbox and files; no mocks.
  */
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '@tagsonic/core/config';
-import { buildApp } from '@tagsonic/gateway';
-import { startWorker, type Worker } from '@tagsonic/workers';
-import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
-import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
-import type { Manifest } from '@tagsonic/sdk';
-import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
+import type { Runtime } from '@tagsonic/cli';
+import { call, expectOk, type Session, startActionHarness, type ActionHarness } from './api-harness.ts';
 import { makeAudio, probeTags } from './support/audio.ts';
 import { listFiles, listFolders } from './support/file-actions.ts';
 import { taskFinished } from './support/task-wait.ts';
 
-let home: string;
+let harness: ActionHarness;
 let rt: Runtime;
-let worker: Worker;
 let app: FastifyInstance;
 let admin: Session;
 let media: string;
 
 beforeAll(async () => {
-  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-file-actions-'));
-  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
-  await rt.users.ensureAdmin(ADMIN_PASSWORD);
-  await rt.users.setRole('admin', 'V2'); // the duplicate check is V2 (spec doc 1 §6)
-  for (const id of ['tidy-folder', 'check-duplicate', 'remove-null-folder']) {
-    const { manifest, code } = await builtinPlugin(id);
-    await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
-  }
-  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, plugins: { registry: rt.plugins, store: rt.store } });
-  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
-  await app.ready();
-  admin = await login(app);
-  media = rt.roots.root('media').dir;
+  harness = await startActionHarness({ name: 'file-actions', plugins: ['tidy-folder', 'check-duplicate', 'remove-null-folder'], setup: async (r) => {
+    await r.users.setRole('admin', 'V2'); // the duplicate check is V2 (spec doc 1 §6)
+  } });
+  ({ rt, app, admin, media } = harness);
   await mkdir(path.join(media, 'Incoming', 'A'), { recursive: true });
   await mkdir(path.join(media, 'Incoming', 'Empty', 'Deeper'), { recursive: true });
   await makeAudio(path.join(media, 'Incoming', 'A', '01.flac'), { tags: { title: 'One', artist: '../../x', album: 'CON' } });
@@ -51,10 +35,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await app?.close();
-  await worker?.close();
-  await rt?.close();
-  await rm(home, { recursive: true, force: true });
+  await harness?.close();
 });
 
 const finished = (taskId: string, timeoutMs = 30_000) => taskFinished(rt.tasks, taskId, timeoutMs);

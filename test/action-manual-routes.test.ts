@@ -5,44 +5,27 @@
  * (audit_log_detail) → undo_task puts every tag back. Real store, bus, workers, sandbox and files; no mocks.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '@tagsonic/core/config';
-import { buildApp } from '@tagsonic/gateway';
-import { startWorker, type Worker } from '@tagsonic/workers';
-import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
-import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
-import type { Manifest } from '@tagsonic/sdk';
-import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
+import type { Runtime } from '@tagsonic/cli';
+import { call, expectOk, type Session, startActionHarness, type ActionHarness } from './api-harness.ts';
 import { makeAudio, probeTags } from './support/audio.ts';
 import { taskFinished } from './support/task-wait.ts';
 
 const run = promisify(execFile);
-let home: string;
+let harness: ActionHarness;
 let rt: Runtime;
-let worker: Worker;
 let app: FastifyInstance;
 let admin: Session;
 let media: string;
 const at = (...parts: string[]) => path.join(media, ...parts);
 
 beforeAll(async () => {
-  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-manual-actions-'));
-  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
-  await rt.users.ensureAdmin(ADMIN_PASSWORD);
-  for (const id of ['replay-gain', 'batch-update-id3']) {
-    const { manifest, code } = await builtinPlugin(id);
-    await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
-  }
-  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, plugins: { registry: rt.plugins, store: rt.store } });
-  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
-  await app.ready();
-  admin = await login(app);
-  media = rt.roots.root('media').dir;
+  harness = await startActionHarness({ name: 'manual-actions', plugins: ['replay-gain', 'batch-update-id3'] });
+  ({ rt, app, admin, media } = harness);
   await mkdir(at('Gain', 'A'), { recursive: true });
   await mkdir(at('Gain', 'B'), { recursive: true });
   await makeAudio(at('Gain', 'A', '01.flac'), { seconds: 3, tags: { title: 'One', album: 'A' } });
@@ -56,10 +39,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await app?.close();
-  await worker?.close();
-  await rt?.close();
-  await rm(home, { recursive: true, force: true });
+  await harness?.close();
 });
 
 const finished = (taskId: string, timeoutMs = 30_000) => taskFinished(rt.tasks, taskId, timeoutMs);

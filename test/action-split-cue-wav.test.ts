@@ -8,19 +8,13 @@
  * in plan. Images a byte cut cannot take exactly (4 GiB and more, compressed WAV) are left to ffmpeg.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '@tagsonic/core/config';
-import { buildApp } from '@tagsonic/gateway';
-import { startWorker, type Worker } from '@tagsonic/workers';
-import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
-import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
-import type { Manifest } from '@tagsonic/sdk';
-import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
+import type { Runtime } from '@tagsonic/cli';
+import { call, expectOk, type Session, startActionHarness, type ActionHarness } from './api-harness.ts';
 import { probeTags } from './support/audio.ts';
 import { listFiles, openFileActionHost } from './support/file-actions.ts';
 import { encodeLegacy } from './support/mojibake.ts';
@@ -29,9 +23,9 @@ import { samplesOf } from '../plugins/split-cue/src/cue.ts';
 import { wavLayout } from '../workers/src/plugin-runtime/capabilities/wav-cut.ts';
 
 const run = promisify(execFile);
+let harness: ActionHarness;
 let home: string;
 let rt: Runtime;
-let worker: Worker;
 let app: FastifyInstance;
 let admin: Session;
 let media: string;
@@ -64,16 +58,8 @@ const trim = (i: number, total: number) => {
 };
 
 beforeAll(async () => {
-  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-cue-wav-'));
-  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
-  await rt.users.ensureAdmin(ADMIN_PASSWORD);
-  const { manifest, code } = await builtinPlugin('split-cue');
-  await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
-  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, plugins: { registry: rt.plugins, store: rt.store } });
-  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
-  await app.ready();
-  admin = await login(app);
-  media = rt.roots.root('media').dir;
+  harness = await startActionHarness({ name: 'cue-wav', plugins: ['split-cue'] });
+  ({ home, rt, app, admin, media } = harness);
   // Pink noise on one channel, a tone on the other (ffmpeg's WAV has a LIST chunk before its data); the sheet in GBK.
   await mkdir(path.join(media, 'CD'), { recursive: true });
   await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `anoisesrc=c=pink:a=0.2:r=${RATE}:d=60:s=5`, '-f', 'lavfi', '-i', `sine=f=310:r=${RATE}:d=60`,
@@ -85,10 +71,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await app?.close();
-  await worker?.close();
-  await rt?.close();
-  await rm(home, { recursive: true, force: true });
+  await harness?.close();
 });
 
 describe('split_cue to wav from a WAV image', () => {

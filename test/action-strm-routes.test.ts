@@ -5,54 +5,37 @@
  * server streams without a session (byte ranges; a changed signature or path refused). Real store, bus, workers,
  * sandbox and files; no mocks.
  */
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '@tagsonic/core/config';
-import { buildApp } from '@tagsonic/gateway';
-import { startWorker, type Worker } from '@tagsonic/workers';
-import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
-import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
-import type { Manifest } from '@tagsonic/sdk';
-import { call, expectError, expectOk, login, ADMIN_PASSWORD, USER_PASSWORD, type Session } from './api-harness.ts';
+import type { Runtime } from '@tagsonic/cli';
+import { call, expectError, expectOk, login, USER_PASSWORD, type Session, startActionHarness, type ActionHarness } from './api-harness.ts';
 import { makeAudio } from './support/audio.ts';
 import { listFiles } from './support/file-actions.ts';
 import { taskFinished } from './support/task-wait.ts';
 
-let home: string;
+let harness: ActionHarness;
 let rt: Runtime;
-let worker: Worker;
 let app: FastifyInstance;
 let admin: Session;
 let alice: Session;
 let media: string;
 
 beforeAll(async () => {
-  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-strm-'));
-  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
-  await rt.users.ensureAdmin(ADMIN_PASSWORD);
-  await rt.users.setRole('admin', 'V2'); // generate strm is V2 (spec doc 1 §6)
-  await rt.users.create({ username: 'alice', password: USER_PASSWORD });
-  const { manifest, code } = await builtinPlugin('generate-strm');
-  await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
-  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, plugins: { registry: rt.plugins, store: rt.store } });
-  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
-  await app.ready();
-  admin = await login(app);
+  harness = await startActionHarness({ name: 'strm', plugins: ['generate-strm'], setup: async (r) => {
+    await r.users.setRole('admin', 'V2'); // generate strm is V2 (spec doc 1 §6)
+    await r.users.create({ username: 'alice', password: USER_PASSWORD });
+  } });
+  ({ rt, app, admin, media } = harness);
   alice = await login(app, 'alice', USER_PASSWORD);
-  media = rt.roots.root('media').dir;
   await mkdir(path.join(media, 'Artist', 'Album'), { recursive: true });
   await makeAudio(path.join(media, 'Artist', 'Album', '01 One.flac'), { tags: { title: 'One' } });
   await makeAudio(path.join(media, 'Artist', 'Album', '02 Two.mp3'), { tags: { title: 'Two' } });
 }, 60_000);
 
 afterAll(async () => {
-  await app?.close();
-  await worker?.close();
-  await rt?.close();
-  await rm(home, { recursive: true, force: true });
+  await harness?.close();
 });
 
 const finished = (taskId: string, timeoutMs = 30_000) => taskFinished(rt.tasks, taskId, timeoutMs);

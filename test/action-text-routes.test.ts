@@ -4,43 +4,27 @@
  * → items run by the workers' plugin pool → tags on disk (ffprobe) and the report (audit_log_detail). Real store,
  * bus, workers, sandbox and files; no mocks.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '@tagsonic/core/config';
-import { buildApp } from '@tagsonic/gateway';
-import { startWorker, type Worker } from '@tagsonic/workers';
-import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
-import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
-import type { Manifest } from '@tagsonic/sdk';
-import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
+import type { Runtime } from '@tagsonic/cli';
+import { call, expectOk, type Session, startActionHarness, type ActionHarness } from './api-harness.ts';
 import { makeAudio, probeTags } from './support/audio.ts';
 import { bareMp3, encodeLegacy, id3Latin1, mojibake } from './support/mojibake.ts';
 import { taskFinished } from './support/task-wait.ts';
 
+let harness: ActionHarness;
 let home: string;
 let rt: Runtime;
-let worker: Worker;
 let app: FastifyInstance;
 let admin: Session;
 let media: string;
 let folder: string;
 
 beforeAll(async () => {
-  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-text-actions-'));
-  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
-  await rt.users.ensureAdmin(ADMIN_PASSWORD);
-  for (const id of ['replace-text', 'fix-encoding', 'simplified-fields', 'split-filename']) {
-    const { manifest, code } = await builtinPlugin(id);
-    await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
-  }
-  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, plugins: { registry: rt.plugins, store: rt.store } });
-  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
-  await app.ready();
-  admin = await login(app);
-  media = rt.roots.root('media').dir;
+  harness = await startActionHarness({ name: 'text-actions', plugins: ['replace-text', 'fix-encoding', 'simplified-fields', 'split-filename'] });
+  ({ home, rt, app, admin, media } = harness);
   folder = path.join(media, 'Old CDs');
   await mkdir(path.join(folder, 'Disc 2'), { recursive: true });
   // 01: GBK bytes in ID3 frames that say ISO-8859-1; 02: Big5 mojibake in a FLAC; Disc 2/03: correct text.
@@ -51,10 +35,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await app?.close();
-  await worker?.close();
-  await rt?.close();
-  await rm(home, { recursive: true, force: true });
+  await harness?.close();
 });
 
 const finished = (taskId: string, timeoutMs = 30_000) => taskFinished(rt.tasks, taskId, timeoutMs);

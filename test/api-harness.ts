@@ -12,6 +12,8 @@ import { loadConfig } from '@tagsonic/core/config';
 import { buildApp, type GatewayDeps } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
 import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
+import type { Manifest } from '@tagsonic/sdk';
+import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
 import { generateLibrary, type LibraryManifest } from '@tagsonic/test/library';
 
 export const ADMIN_PASSWORD = 'api-admin-password';
@@ -54,6 +56,51 @@ export async function startHarness(options: { library?: boolean; env?: Record<st
     home,
     media: rt.roots.root('media').dir,
     worker,
+    async close() {
+      await app.close();
+      await worker.close();
+      await rt.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What the batch-action route tests share: a runtime with the named built-in plugins, a worker that runs them, the app. */
+export interface ActionHarness {
+  home: string;
+  rt: Runtime;
+  worker: Worker;
+  app: FastifyInstance;
+  admin: Session;
+  media: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * The set-up every batch-action route test repeated: a temp home (`tagsonic-<name>-…`) with the embedded store, the
+ * administrator, the named built-in plugins synced, a worker with the plugin pool (2 items at a time), the gateway
+ * (`inject()`), and the administrator signed in. `setup` runs on the runtime before the worker starts (roles, users).
+ */
+export async function startActionHarness(options: { name: string; plugins: readonly string[]; concurrency?: number; setup?: (rt: Runtime) => Promise<void> }): Promise<ActionHarness> {
+  const home = await mkdtemp(path.join(tmpdir(), `tagsonic-${options.name}-`));
+  const rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
+  await rt.users.ensureAdmin(ADMIN_PASSWORD);
+  await options.setup?.(rt);
+  for (const id of options.plugins) {
+    const { manifest, code } = await builtinPlugin(id);
+    await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
+  }
+  const worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: options.concurrency ?? 2, plugins: { registry: rt.plugins, store: rt.store } });
+  const app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
+  await app.ready();
+  const admin = await login(app);
+  return {
+    home,
+    rt,
+    worker,
+    app,
+    admin,
+    media: rt.roots.root('media').dir,
     async close() {
       await app.close();
       await worker.close();

@@ -5,54 +5,38 @@
  * detail with its sections) → undo_task puts every file back. Dry run then apply_task applies exactly the
  * previewed list. Real store, bus, workers, sandbox and tag engine; no mocks.
  */
-import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '@tagsonic/core/config';
 import { safeWriteTags, TAG_JOURNAL_COLLECTION } from '@tagsonic/core/tags';
 import { emptyTrash, TRASH_DIR, type TaskDoc } from '@tagsonic/core/tasks';
-import { buildApp } from '@tagsonic/gateway';
-import { startWorker, type Worker } from '@tagsonic/workers';
+import { startWorker } from '@tagsonic/workers';
 import { actionSettler, MAX_ITEM_ATTEMPTS, RateGate } from '../workers/src/actions/index.ts';
-import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
-import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
+import type { Runtime } from '@tagsonic/cli';
 import type { Manifest } from '@tagsonic/sdk';
-import { call, expectError, expectOk, login, ADMIN_PASSWORD, USER_PASSWORD, type Session } from './api-harness.ts';
+import { call, expectError, expectOk, login, USER_PASSWORD, type Session, startActionHarness, type ActionHarness } from './api-harness.ts';
 import { makeAudio, probeTags } from './support/audio.ts';
 import { taskFinished } from './support/task-wait.ts';
 
+let harness: ActionHarness;
 let home: string;
 let rt: Runtime;
-let worker: Worker;
 let app: FastifyInstance;
 let admin: Session;
 let alice: Session;
 let media: string;
 
 beforeAll(async () => {
-  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-task-engine-'));
-  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
-  await rt.users.ensureAdmin(ADMIN_PASSWORD);
-  await rt.users.create({ username: 'alice', password: USER_PASSWORD });
-  for (const id of ['replace-text', 'check-duplicate']) {
-    const { manifest, code } = await builtinPlugin(id);
-    await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
-  }
-  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, plugins: { registry: rt.plugins, store: rt.store } });
-  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
-  await app.ready();
-  admin = await login(app);
+  harness = await startActionHarness({ name: 'task-engine', plugins: ['replace-text', 'check-duplicate'], setup: async (r) => {
+    await r.users.create({ username: 'alice', password: USER_PASSWORD });
+  } });
+  ({ home, rt, app, admin, media } = harness);
   alice = await login(app, 'alice', USER_PASSWORD);
-  media = rt.roots.root('media').dir;
 }, 60_000);
 
 afterAll(async () => {
-  await app?.close();
-  await worker?.close();
-  await rt?.close();
-  await rm(home, { recursive: true, force: true });
+  await harness?.close();
 });
 
 /** Waits for a task to leave `running`. */

@@ -8,53 +8,35 @@
  */
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '@tagsonic/core/config';
-import { buildApp } from '@tagsonic/gateway';
-import { startWorker, type Worker } from '@tagsonic/workers';
-import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
-import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
-import type { Manifest } from '@tagsonic/sdk';
-import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
+import type { Runtime } from '@tagsonic/cli';
+import { call, expectOk, type Session, startActionHarness, type ActionHarness } from './api-harness.ts';
 import { makeAudio } from './support/audio.ts';
 import { taskFinished } from './support/task-wait.ts';
 
 const run = promisify(execFile);
+let harness: ActionHarness;
 let home: string;
 let rt: Runtime;
-let worker: Worker;
 let app: FastifyInstance;
 let admin: Session;
 let media: string;
 const at = (...parts: string[]) => path.join(media, ...parts);
 
 beforeAll(async () => {
-  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-undo-created-'));
-  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
-  await rt.users.ensureAdmin(ADMIN_PASSWORD);
-  await rt.users.setRole('admin', 'V2'); // generate strm is V2
-  for (const id of ['format-music', 'split-cue', 'generate-strm', 'batch-update-id3', 'remove-null-folder']) {
-    const { manifest, code } = await builtinPlugin(id);
-    await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
-  }
-  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, plugins: { registry: rt.plugins, store: rt.store } });
-  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
-  await app.ready();
-  admin = await login(app);
-  media = rt.roots.root('media').dir;
+  harness = await startActionHarness({ name: 'undo-created', plugins: ['format-music', 'split-cue', 'generate-strm', 'batch-update-id3', 'remove-null-folder'], setup: async (r) => {
+    await r.users.setRole('admin', 'V2'); // generate strm is V2
+  } });
+  ({ home, rt, app, admin, media } = harness);
   await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=16x16', '-frames:v', '1', path.join(home, 'red.jpg')]);
 }, 60_000);
 
 afterAll(async () => {
-  await app?.close();
-  await worker?.close();
-  await rt?.close();
-  await rm(home, { recursive: true, force: true });
+  await harness?.close();
 });
 
 const finished = (taskId: string) => taskFinished(rt.tasks, taskId, 60_000);
