@@ -9,13 +9,12 @@
  * a picture or text) and is reloaded only when `library_state.artistsRev` moved, which the catalogue reads with
  * the revision it reads for every query anyway — no store round trip of its own per request, in any process.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { invalid, notFound, unavailable } from '../errors/errors.ts';
+import { invalid, notFound } from '../errors/errors.ts';
 import type { Collection, Doc, Store } from '../store/port.ts';
-import { sniffImage } from '../tags/image-info.ts';
 import type { Catalog } from './catalog.ts';
+import { writePicture } from './picture-files.ts';
 import { idKind } from './ids.ts';
 import { LIBRARY_COLLECTIONS } from './model.ts';
 
@@ -28,7 +27,6 @@ export const ARTIST_DESCRIPTION_MAX_CHARS = 20_000;
 export const ARTIST_IMAGE_INVALID = 'TAGSONIC_ERR_LIBRARY_ARTIST_IMAGE_INVALID';
 export const ARTIST_STORE_UNAVAILABLE = 'TAGSONIC_ERR_LIBRARY_ARTIST_STORE_UNAVAILABLE';
 
-const IMAGE_TYPES: Readonly<Record<string, string>> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif' };
 const STATE_ID = 'library';
 const REV_FIELD = 'artistsRev';
 
@@ -168,21 +166,14 @@ export class ArtistMeta {
     return restored;
   }
 
-  private async save(artistId: string, data: Uint8Array, url: string | null): Promise<ArtistImage> {
-    if (!this.dir) throw unavailable(ARTIST_STORE_UNAVAILABLE, 'This process has no folder for artist pictures.');
-    if (data.byteLength > ARTIST_IMAGE_MAX_BYTES) {
-      throw invalid(ARTIST_IMAGE_INVALID, `The artist picture is ${data.byteLength} bytes; at most ${ARTIST_IMAGE_MAX_BYTES} are kept.`, { size: data.byteLength });
-    }
-    const mime = sniffImage(data)?.mime;
-    const ext = mime ? IMAGE_TYPES[mime] : undefined;
-    if (!mime || !ext) throw invalid(ARTIST_IMAGE_INVALID, 'The artist picture is not a JPEG, PNG, WebP or GIF image.', { mime: mime ?? null });
-    const file = `${artistId}-${createHash('sha1').update(data).digest('hex').slice(0, 12)}.${ext}`;
-    await mkdir(this.dir, { recursive: true });
-    const target = path.join(this.dir, file);
-    const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temp, data);
-    await rename(temp, target);
-    return { file, mime, size: data.byteLength, url };
+  private save(artistId: string, data: Uint8Array, url: string | null): Promise<ArtistImage> {
+    return writePicture(this.dir, artistId, data, url, {
+      what: 'The artist picture',
+      maxBytes: ARTIST_IMAGE_MAX_BYTES,
+      invalidCode: ARTIST_IMAGE_INVALID,
+      unavailableCode: ARTIST_STORE_UNAVAILABLE,
+      unavailableMessage: 'This process has no folder for artist pictures.',
+    });
   }
 
   private async removeUnused(image: ArtistImage | null, doc: ArtistMetaDoc): Promise<void> {

@@ -12,13 +12,12 @@
  * Like artist-meta, the set is small and held in memory; it reloads when `library_state.entitiesRev` (raised by
  * every write, read by the catalogue with its revision) moves, so a request costs no extra store round trip.
  */
-import { createHash, hash } from 'node:crypto';
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { hash } from 'node:crypto';
+import { unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { invalid, unavailable } from '../errors/errors.ts';
 import type { Collection, Doc, Store } from '../store/port.ts';
-import { sniffImage } from '../tags/image-info.ts';
 import type { Catalog } from './catalog.ts';
+import { writePicture } from './picture-files.ts';
 import { fold, renameArtistIn } from './text.ts';
 import { LIBRARY_COLLECTIONS } from './model.ts';
 import type { AlbumDoc, ArtistDoc, TrackDoc } from './model.ts';
@@ -30,7 +29,6 @@ export const ENTITY_TEXT_MAX_CHARS = 20_000;
 export const ENTITY_IMAGE_INVALID = 'TAGSONIC_ERR_TAGS_BAD_COVER';
 export const ENTITY_STORE_UNAVAILABLE = 'TAGSONIC_ERR_LIBRARY_ARTIST_STORE_UNAVAILABLE';
 
-const IMAGE_TYPES: Readonly<Record<string, string>> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif' };
 const STATE_ID = 'library';
 const REV_FIELD = 'entitiesRev';
 const GENRE_COVER_ID = /^ge-[0-9a-f]{20}$/;
@@ -242,21 +240,14 @@ export class EntityMeta {
     if (old.image && this.dir) await unlink(path.join(this.dir, old.image.file)).catch(() => undefined);
   }
 
-  private async save(kind: EntityKind, targetId: string, data: Uint8Array, url: string | null): Promise<EntityImage> {
-    if (!this.dir) throw unavailable(ENTITY_STORE_UNAVAILABLE, 'This process has no folder for library pictures.');
-    if (data.byteLength > ENTITY_IMAGE_MAX_BYTES) {
-      throw invalid(ENTITY_IMAGE_INVALID, `The picture is ${data.byteLength} bytes; at most ${ENTITY_IMAGE_MAX_BYTES} are kept.`, { size: data.byteLength });
-    }
-    const mime = sniffImage(data)?.mime;
-    const ext = mime ? IMAGE_TYPES[mime] : undefined;
-    if (!mime || !ext) throw invalid(ENTITY_IMAGE_INVALID, 'The picture is not a JPEG, PNG, WebP or GIF image.', { mime: mime ?? null });
-    const file = `${kind}-${digest(targetId, 12)}-${createHash('sha1').update(data).digest('hex').slice(0, 12)}.${ext}`;
-    await mkdir(this.dir, { recursive: true });
-    const target = path.join(this.dir, file);
-    const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temp, data);
-    await rename(temp, target);
-    return { file, mime, size: data.byteLength, url };
+  private save(kind: EntityKind, targetId: string, data: Uint8Array, url: string | null): Promise<EntityImage> {
+    return writePicture(this.dir, `${kind}-${digest(targetId, 12)}`, data, url, {
+      what: 'The picture',
+      maxBytes: ENTITY_IMAGE_MAX_BYTES,
+      invalidCode: ENTITY_IMAGE_INVALID,
+      unavailableCode: ENTITY_STORE_UNAVAILABLE,
+      unavailableMessage: 'This process has no folder for library pictures.',
+    });
   }
 
   /** Raises the revision every process's catalogue reads, so their in-memory copies reload. */
