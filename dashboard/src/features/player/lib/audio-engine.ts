@@ -77,7 +77,9 @@ export function startAudioEngine(options: EngineOptions = {}): () => void {
     deck.el.play().catch((e: unknown) => {
       // A play() interrupted by a pause or a new source rejects with AbortError: expected, ignored.
       if (e instanceof DOMException && e.name === 'AbortError') return;
-      // Anything else (autoplay refused, unplayable file) stops the player quietly (§8: player errors are swallowed).
+      // Anything else (autoplay refused, unplayable file) stops the player quietly (§8: player errors are
+      // swallowed); the console keeps the reason for whoever looks.
+      console.warn('[player] play refused:', e);
       if (deck === current) store.getState().setPlaying(false);
     });
   };

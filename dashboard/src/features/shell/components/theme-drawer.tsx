@@ -20,8 +20,14 @@ export function ThemeDrawer() {
   const patchUser = useSession((s) => s.patchUser);
   const sysDict = useSession((s) => s.user?.sys_dict);
   const fileRef = useRef<HTMLInputElement>(null);
-  const uploadRef = useRef<HTMLButtonElement>(null);
+  const bodyRef = useRef<HTMLDivElement>(null);
   const [busy, setBusy] = useState(false);
+
+  /**
+   * Both buttons are disabled while a request runs, and a disabled button drops the focus to the page body,
+   * where Escape no longer reaches the drawer: the drawer's body holds the focus instead.
+   */
+  const holdFocus = () => bodyRef.current?.focus();
 
   async function upload(file: File | undefined) {
     if (!file) return;
@@ -29,6 +35,7 @@ export function ThemeDrawer() {
       notifyWarning(t('上传失败！'), t('只能上传图片文件'), 3000);
       return;
     }
+    holdFocus();
     setBusy(true);
     try {
       const url = await uploadBackground(file);
@@ -42,6 +49,7 @@ export function ThemeDrawer() {
   }
 
   async function clear() {
+    holdFocus();
     setBusy(true);
     try {
       await restoreBackground();
@@ -50,14 +58,12 @@ export function ThemeDrawer() {
       // shown by the client
     } finally {
       setBusy(false);
-      // The clear button is now disabled; keep focus in the drawer so Escape still closes it.
-      requestAnimationFrame(() => uploadRef.current?.focus());
     }
   }
 
   return (
     <Drawer isOpen={open} onClose={() => setOpen(false)} title={t('主题')} icon="style" size="min(360px, 92vw)">
-      <div className="ts-drawer-body">
+      <div className="ts-drawer-body" ref={bodyRef} tabIndex={-1}>
         <div className="ts-theme-grid" role="radiogroup" aria-label={t('主题')}>
           {THEME_NAMES.map((name) => {
             const p = paletteOf(name);
@@ -87,7 +93,7 @@ export function ThemeDrawer() {
         <Switch checked={hideBackground} label={t('隐藏背景图片')} onChange={(e) => setHideBackground(e.currentTarget.checked)} />
         <input ref={fileRef} type="file" accept="image/*" hidden data-testid="background-file" onChange={(e) => void upload(e.currentTarget.files?.[0])} />
         <div className="ts-row">
-          <Button ref={uploadRef} icon="upload" text={t('上传背景')} loading={busy} onClick={() => fileRef.current?.click()} />
+          <Button icon="upload" text={t('上传背景')} loading={busy} onClick={() => fileRef.current?.click()} />
           <Button icon="reset" text={t('恢复默认')} disabled={busy || !sysDict?.background_url} onClick={() => void clear()} />
         </div>
       </div>
