@@ -131,6 +131,14 @@ describe('albums', () => {
     expect((await subsonic('getAlbumInfo2', { id })).albumInfo.notes).toBe('my note');
     const list = (await subsonic('getAlbumList2', { type: 'alphabeticalByName', size: '50' })).albumList2.album;
     expect(list.find((a: any) => a.id === id).name).toBe('Sky Renamed');
+    // It sorts and is found under the name shown, no longer under the tag's.
+    expect(list.map((a: any) => a.name)).toEqual([...list.map((a: any) => a.name)].sort((a: string, b: string) => a.localeCompare(b)));
+    expect(list.at(-1).id).toBe(id);
+    const found = (await subsonic('search3', { query: 'renamed' })).searchResult3;
+    expect(found.album.map((a: any) => a.id)).toEqual([id]);
+    expect(found.song.map((song: any) => song.title).sort()).toEqual(['One', 'Two']);
+    expect((await subsonic('search3', { query: 'blue sky' })).searchResult3.album ?? []).toEqual([]);
+    expect((await subsonic('getAlbumList2', { type: 'search', search: 'sky renamed', size: '30' } as Record<string, string>)).albumList2.album.map((a: any) => a.id)).toEqual([id]);
     expect((await coverBytes(id)).equals(blueJpeg)).toBe(true);
     expect((await probeTags(at('Blue', '02.mp3'))).album).toBe('Blue Sky');
     // Back to what the tags say: the name equal to the tag's, '' for the picture.
@@ -224,7 +232,14 @@ describe('artists', () => {
     expect((await subsonic('getArtistInfo2', { id })).artistInfo2.biography).toBe('A band.');
     expect((await coverBytes(id)).equals(blueJpeg)).toBe(true);
     expect((await probeTags(at('Red', '01.mp3'))).artist).toBe('Gamma');
+    // Searched and indexed under the name shown.
+    const found = (await subsonic('search3', { query: 'prime' })).searchResult3;
+    expect(found.artist.map((a: any) => a.id)).toEqual([id]);
+    expect(found.song.map((song: any) => song.title).sort()).toEqual(['Guest', 'Red One']);
+    const byArtist = (await subsonic('getAlbumList2', { type: 'alphabeticalByArtist', size: '50' })).albumList2.album.map((a: any) => a.artist);
+    expect(byArtist).toEqual([...byArtist].sort((a: string, b: string) => a.localeCompare(b)));
     expectOk(await call(app, admin, 'POST', '/apimt/post_artist/', { id, name: 'Gamma' }));
+    expect((await subsonic('search3', { query: 'prime' })).searchResult3.artist ?? []).toEqual([]);
     expect((await subsonic('getArtist', { id })).artist.name).toBe('Gamma');
   });
 

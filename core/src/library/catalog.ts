@@ -15,6 +15,21 @@ import { folderIdFor } from './ids.ts';
 import { fold, indexLetter, searchFold, sortKey } from './text.ts';
 import { buildTextIndex, type TextIndex } from './text-index.ts';
 
+/**
+ * Names the library shows instead of what the tags say (entity-meta.ts: an album or artist renamed on its screen
+ * without writing the files). The orderings and search strings use them, so a renamed album sorts and is found
+ * under the name the user sees.
+ */
+export interface NameOverlay {
+  /** Changes whenever the names it gives change; -1 while it reloads (it then gives the tags' names). */
+  readonly namesVersion: number;
+  /** Brings it up to `Catalog.entitiesRev` (no store call when it already is). */
+  synced(): Promise<unknown>;
+  album(doc: AlbumDoc): AlbumDoc;
+  artist(doc: ArtistDoc): ArtistDoc;
+  track(doc: TrackDoc): TrackDoc;
+}
+
 /** A directory holding tracks (or holding such directories), for folder browsing. */
 export interface FolderNode {
   id: string;
@@ -102,6 +117,9 @@ export class Catalog {
   entitiesRev = 0;
   private syncing: Promise<void> | null = null;
   private derived: Derived | null = null;
+  /** The overlay's `namesVersion` the derived orderings were built with. */
+  private derivedNames = 0;
+  private names: NameOverlay | null = null;
   private readonly strings = new Map<string, string>();
   private readonly lists = new Map<string, string[]>();
   private readonly dates = new Map<number, Date>();
@@ -122,9 +140,19 @@ export class Catalog {
     return this.roots;
   }
 
-  /** Brings the catalogue up to the store's revision (one round trip when nothing changed). */
+  /** Shows (and orders and searches) these names instead of the tags' from now on. */
+  useNames(overlay: NameOverlay): void {
+    this.names = overlay;
+    this.derived = null;
+  }
+
+  /** Brings the catalogue (and the name overlay) up to the store's revision (one round trip when nothing changed). */
   sync(): Promise<void> {
-    this.syncing ??= this.doSync().finally(() => (this.syncing = null));
+    this.syncing ??= this.doSync()
+      .then(async () => {
+        if (this.names) await this.names.synced();
+      })
+      .finally(() => (this.syncing = null));
     return this.syncing;
   }
 
@@ -263,16 +291,27 @@ export class Catalog {
 
   /** Derived orderings and lookups for the current revision. */
   view(): Derived {
-    return (this.derived ??= this.derive());
+    const names = this.names?.namesVersion ?? 0;
+    if (this.derived && this.derivedNames !== names) this.derived = null;
+    if (!this.derived) {
+      this.derivedNames = names;
+      this.derived = this.derive();
+    }
+    return this.derived;
   }
 
   private derive(): Derived {
+    // The lists hold the catalogue's own documents; keys and search strings come from the names shown.
+    const overlay = this.names;
+    const shownAlbum = (a: AlbumDoc): AlbumDoc => (overlay ? overlay.album(a) : a);
+    const shownArtist = (a: ArtistDoc): ArtistDoc => (overlay ? overlay.artist(a) : a);
+    const shownTrack = (t: TrackDoc): TrackDoc => (overlay ? overlay.track(t) : t);
     const albumKeys = new Map<string, string>();
-    for (const a of this.albums.values()) albumKeys.set(a._id, orderKey(a.name));
+    for (const a of this.albums.values()) albumKeys.set(a._id, orderKey(shownAlbum(a).name));
     const artistKeys = new Map<string, string>();
-    for (const a of this.artists.values()) artistKeys.set(a._id, orderKey(a.name));
+    for (const a of this.artists.values()) artistKeys.set(a._id, orderKey(shownArtist(a).name));
     const albumArtistKey = new Map<string, string>();
-    for (const a of this.albums.values()) albumArtistKey.set(a._id, `${orderKey(a.artist)}\u0001${albumKeys.get(a._id)}`);
+    for (const a of this.albums.values()) albumArtistKey.set(a._id, `${orderKey(shownAlbum(a).artist)}\u0001${albumKeys.get(a._id)}`);
 
     const albumTracks = new Map<string, TrackDoc[]>();
     const artistTrackSets = new Map<string, TrackDoc[]>();
@@ -298,7 +337,12 @@ export class Catalog {
       for (const t of this.tracks.values()) if (!listed.has(t)) tracks.push(t);
     }
     // The album artist only when it adds something (compilations): most tracks repeat the artist.
-    const trackText = buildTextIndex(tracks.map((t) => (t.albumArtist === t.artist ? searchText(t.title, t.artist, t.album) : searchText(t.title, t.artist, t.album, t.albumArtist))));
+    const trackText = buildTextIndex(
+      tracks.map((doc) => {
+        const t = shownTrack(doc);
+        return t.albumArtist === t.artist ? searchText(t.title, t.artist, t.album) : searchText(t.title, t.artist, t.album, t.albumArtist);
+      }),
+    );
 
     const artistAlbums = new Map<string, AlbumDoc[]>();
     for (const album of this.albums.values()) {
@@ -314,11 +358,11 @@ export class Catalog {
     for (const album of albumsByArtist) for (const g of album.genres) push(genreAlbums, fold(g), album);
 
     const albumsByName = [...this.albums.values()].sort((a, b) => cmp(albumKeys.get(a._id)!, albumKeys.get(b._id)!) || cmp(a._id, b._id));
-    const albumText = buildTextIndex(albumsByName.map((a) => searchText(a.name, a.artist)));
+    const albumText = buildTextIndex(albumsByName.map((doc) => searchText(shownAlbum(doc).name, shownAlbum(doc).artist)));
     const albumsNewest = [...this.albums.values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || cmp(albumArtistKey.get(a._id)!, albumArtistKey.get(b._id)!));
     const artistsByName = [...this.artists.values()].sort((a, b) => cmp(artistKeys.get(a._id)!, artistKeys.get(b._id)!) || cmp(a._id, b._id));
-    const artistText = buildTextIndex(artistsByName.map((a) => searchText(a.name)));
-    const artistLetters = new Map(artistsByName.map((a) => [a._id, indexLetter(a.name)]));
+    const artistText = buildTextIndex(artistsByName.map((a) => searchText(shownArtist(a).name)));
+    const artistLetters = new Map(artistsByName.map((a) => [a._id, indexLetter(shownArtist(a).name)]));
     const artistGenres = new Map(artistsByName.map((a) => [a._id, new Set(a.genres.map(fold))]));
     const albumGenres = new Map(albumsByName.map((a) => [a._id, new Set(a.genres.map(fold))]));
     const tracksNewest = [...tracks].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());

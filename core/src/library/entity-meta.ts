@@ -16,7 +16,7 @@ import { hash } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Collection, Doc, Store } from '../store/port.ts';
-import type { Catalog } from './catalog.ts';
+import type { Catalog, NameOverlay } from './catalog.ts';
 import { writePicture } from './picture-files.ts';
 import { fold, renameArtistIn } from './text.ts';
 import { LIBRARY_COLLECTIONS } from './model.ts';
@@ -74,13 +74,16 @@ export const genreCoverIdFor = (name: string): string => `ge-${digest(fold(name)
 
 const coverIdOf = (kind: EntityKind, targetId: string): string => (kind === 'genre' ? genreCoverIdFor(targetId) : targetId);
 
-export class EntityMeta {
+export class EntityMeta implements NameOverlay {
   private readonly docs: Collection<EntityMetaDoc>;
   private readonly state: Collection<Doc>;
   private readonly catalog: Catalog;
   private readonly dir: string | null;
   private loaded: { byId: Map<string, EntityMetaDoc>; byCover: Map<string, EntityMetaDoc> } | null = null;
   private loadedRev = -1;
+  /** The album and artist names of the loaded set, and a counter that moves when they change (the catalogue's orderings follow it). */
+  private namesKey = '';
+  private namesCount = 0;
   private loading: Promise<NonNullable<EntityMeta['loaded']>> | null = null;
   /**
    * Overlaid copies of catalogue documents, per document and loaded overlay set (a reload makes new copies), so the
@@ -103,9 +106,20 @@ export class EntityMeta {
     this.loading ??= this.docs.find({}).then((docs) => {
       this.loaded = { byId: new Map(docs.map((d) => [d._id, d])), byCover: new Map(docs.filter((d) => d.image).map((d) => [d.coverId, d])) };
       this.loadedRev = rev;
+      const names = docs
+        .filter((d) => d.name !== null && (d.kind === 'album' || d.kind === 'artist'))
+        .map((d) => `${d._id}\u0000${d.name}`)
+        .sort()
+        .join('\u0001');
+      if (names !== this.namesKey) (this.namesKey = names), this.namesCount++;
       return this.loaded;
     }).finally(() => (this.loading = null));
     return this.loading;
+  }
+
+  /** NameOverlay: moves when an album's or artist's overlaid name changes; -1 while reloading. */
+  get namesVersion(): number {
+    return this.loaded ? this.namesCount : -1;
   }
 
   /** One entity's overlay (after syncing the catalogue), or null. */

@@ -38,6 +38,7 @@ export async function openLibrary(deps: { store: Store; tasks: Tasks; roots: rea
   const artists = new ArtistMeta(deps.store, catalog, deps.artistDir ?? null);
   const imageDir = deps.imageDir ?? (deps.artistDir ? path.join(path.dirname(deps.artistDir), 'library-images') : null);
   const entities = new EntityMeta(deps.store, catalog, imageDir);
+  catalog.useNames(entities);
   const queries = new LibraryQueries(catalog, annotations, library, artists, entities);
   const scans = new LibraryScans({ tasks: deps.tasks, library, catalog, store: deps.store });
   return { store: library, catalog, annotations, queries, scans, artists, entities };
