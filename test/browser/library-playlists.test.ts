@@ -213,6 +213,36 @@ describe('playlists screens', () => {
     await shots('list', '[data-testid=cover-grid]');
   });
 
+  it('on a touch screen a finger drags a row by its handle; the arrow keys move the focused handle\'s row', async () => {
+    const before = await entryIds(imported);
+    await lib.open(`/playlist/${imported}`, 'playlist-page');
+    await expect.poll(rowIds).toEqual(before);
+    // A finger: real touch events through the DevTools protocol (chromium turns them into touch pointer events).
+    const cdp = await page.context().newCDPSession(page);
+    const handle = (await page.locator(`${ROWS} .ts-drag-handle`).nth(2).boundingBox())!;
+    const target = (await page.locator(ROWS).nth(0).boundingBox())!;
+    const x = handle.x + handle.width / 2;
+    const touch = (type: string, y: number) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+    await touch('touchStart', handle.y + handle.height / 2);
+    for (let i = 1; i <= 8; i++) await touch('touchMove', handle.y + handle.height / 2 + ((target.y + target.height * 0.3 - handle.y - handle.height / 2) * i) / 8);
+    await touch('touchEnd', 0);
+    await cdp.detach();
+    await notice('更新成功！').waitFor();
+    const dragged = [before[2], before[0], before[1]];
+    expect(await rowIds()).toEqual(dragged);
+    await expect.poll(() => entryIds(imported)).toEqual(dragged);
+
+    // The keyboard: the first row's handle, ArrowDown twice — the row goes to the end and its handle keeps the focus.
+    await page.locator(`${ROWS} .ts-drag-handle`).first().focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(rowIds).toEqual([before[0], before[2], before[1]]);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-drag-handle'))).toBe('1');
+    await page.keyboard.press('ArrowDown');
+    const keyed = [before[0], before[1], before[2]];
+    await expect.poll(rowIds).toEqual(keyed);
+    await expect.poll(() => entryIds(imported)).toEqual(keyed);
+  });
+
   it('marks and unmarks a filter list (badge), dedupes, edits and deletes', async () => {
     await lib.open(`/playlist/${imported}`, 'playlist-page');
     await page.getByTestId('playlist-menu').click();

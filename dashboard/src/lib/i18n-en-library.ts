@@ -1,6 +1,7 @@
 /** English texts of the library screens, keyed by their Chinese wording; merged into EN (i18n-en.ts). */
 export const EN_LIBRARY: Record<string, string> = {
   // Playlists and favourites (ui-playlists)
+  拖动排序: 'Drag to reorder (arrow keys move the row)',
   收藏的歌曲: 'Favourite track',
   收藏的专辑: 'Favourite album',
   收藏的艺术家: 'Favourite artist',

@@ -1,4 +1,4 @@
-import { useState, type DragEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button.tsx';
 import { HTMLTable, Icon } from '../../../components/ui/display.tsx';
@@ -9,6 +9,7 @@ import { toPlayerTrack } from '../../player/lib/track.ts';
 import type { DeleteTrackMode } from '../api/delete-track.ts';
 import { setStarred } from '../api/star-item.ts';
 import type { SubsonicSong } from '../api/types.ts';
+import { useRowDrag } from '../hooks/use-row-drag.ts';
 import { coverUrl } from '../lib/cover-url.ts';
 import { albumOf, artistOf, formatCount, formatDuration, formatKps, formatMB, titleOf } from '../lib/format.ts';
 import { DeleteTrackDialog } from './delete-track-dialog.tsx';
@@ -55,8 +56,7 @@ export function TrackTable({ tracks, onPlay, onEnqueue, playingId, draggable, on
     });
   const [stars, setStars] = useState<Record<string, boolean>>({});
   const [deleting, setDeleting] = useState<SubsonicSong | null>(null);
-  const [dragFrom, setDragFrom] = useState<number | null>(null);
-  const [dragOver, setDragOver] = useState<number | null>(null);
+  const drag = useRowDrag(Boolean(draggable), tracks.length, onReorder);
 
   const starredOf = (song: SubsonicSong) => stars[song.id] ?? Boolean(song.starred);
   const toggleStar = async (song: SubsonicSong) => {
@@ -70,34 +70,6 @@ export function TrackTable({ tracks, onPlay, onEnqueue, playingId, draggable, on
       notifyError(t(next ? '收藏失败！' : '取消收藏失败！'), e instanceof Error ? e.message : undefined);
     }
   };
-
-  const canDrag = Boolean(draggable && onReorder);
-  const dragProps = (index: number) =>
-    canDrag
-      ? {
-          draggable: true,
-          onDragStart: (e: DragEvent) => {
-            e.dataTransfer.effectAllowed = 'move';
-            e.dataTransfer.setData('text/plain', String(index));
-            setDragFrom(index);
-          },
-          onDragOver: (e: DragEvent) => {
-            e.preventDefault();
-            setDragOver(index);
-          },
-          onDragEnd: () => {
-            setDragFrom(null);
-            setDragOver(null);
-          },
-          onDrop: (e: DragEvent) => {
-            e.preventDefault();
-            const from = dragFrom ?? Number(e.dataTransfer.getData('text/plain'));
-            setDragFrom(null);
-            setDragOver(null);
-            if (Number.isInteger(from) && from !== index) onReorder?.(from, index);
-          },
-        }
-      : {};
 
   return (
     <div className="ts-track-table-wrap">
@@ -118,11 +90,15 @@ export function TrackTable({ tracks, onPlay, onEnqueue, playingId, draggable, on
           {tracks.map((song, index) => {
             const playing = markedId !== undefined && song.id === markedId;
             const starred = starredOf(song);
-            const classes = [playing ? 'ts-track-current' : '', dragFrom === index ? 'ts-dragging' : '', dragOver === index && dragFrom !== index ? 'ts-drag-over' : ''].filter(Boolean).join(' ');
+            const classes = [playing ? 'ts-track-current' : '', drag.from === index ? 'ts-dragging' : '', drag.over === index && drag.from !== index ? 'ts-drag-over' : ''].filter(Boolean).join(' ');
             return (
-              <tr key={`${song.id}-${index}`} className={classes || undefined} data-id={song.id} aria-current={playing ? 'true' : undefined} onDoubleClick={() => onPlay(index)} {...dragProps(index)}>
+              <tr key={`${song.id}-${index}`} className={classes || undefined} data-id={song.id} aria-current={playing ? 'true' : undefined} onDoubleClick={() => onPlay(index)} {...drag.rowProps(index)}>
                 <td className="ts-col-index">
-                  {canDrag ? <Icon icon="drag-handle-vertical" className="ts-drag-handle" /> : null}
+                  {drag.on ? (
+                    <span className="ts-drag-handle" title={t('拖动排序')} aria-label={t('拖动排序')} {...drag.handleProps(index)}>
+                      <Icon icon="drag-handle-vertical" />
+                    </span>
+                  ) : null}
                   {playing ? <Icon icon="volume-up" intent="primary" title={t('正在播放')} /> : index + 1}
                 </td>
                 <td className="ts-col-title">
