@@ -222,7 +222,7 @@ describe('playlists screens', () => {
     const handle = (await page.locator(`${ROWS} .ts-drag-handle`).nth(2).boundingBox())!;
     const target = (await page.locator(ROWS).nth(0).boundingBox())!;
     const x = handle.x + handle.width / 2;
-    const touch = (type: string, y: number) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', y: number) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
     await touch('touchStart', handle.y + handle.height / 2);
     for (let i = 1; i <= 8; i++) await touch('touchMove', handle.y + handle.height / 2 + ((target.y + target.height * 0.3 - handle.y - handle.height / 2) * i) / 8);
     await touch('touchEnd', 0);

@@ -16,7 +16,9 @@ import type { Collection, Doc, Store } from '../store/port.ts';
 import type { Catalog } from './catalog.ts';
 import { writePicture } from './picture-files.ts';
 import { idKind } from './ids.ts';
+import { bumpSideRevision } from './library-store.ts';
 import { LIBRARY_COLLECTIONS } from './model.ts';
+import { cleanText } from './text.ts';
 
 export const ARTIST_META_COLLECTION = 'artist_meta';
 /** A picture larger than this is refused (a source's full-size portrait is well under 1 MiB). */
@@ -27,8 +29,6 @@ export const ARTIST_DESCRIPTION_MAX_CHARS = 20_000;
 export const ARTIST_IMAGE_INVALID = 'TAGSONIC_ERR_LIBRARY_ARTIST_IMAGE_INVALID';
 export const ARTIST_STORE_UNAVAILABLE = 'TAGSONIC_ERR_LIBRARY_ARTIST_STORE_UNAVAILABLE';
 
-const STATE_ID = 'library';
-const REV_FIELD = 'artistsRev';
 
 /** A saved picture: its file name inside the artist image folder. */
 export interface ArtistImage {
@@ -134,7 +134,7 @@ export class ArtistMeta {
     const before = old ? valueOf(old) : EMPTY;
     const after: ArtistMetaValue = {
       image: change.image === undefined ? before.image : change.image === null ? null : await this.save(artistId, change.image, change.imageUrl ?? null),
-      description: change.description === undefined ? before.description : cleanText(change.description),
+      description: change.description === undefined ? before.description : cleanText(change.description, ARTIST_DESCRIPTION_MAX_CHARS),
       source: change.source,
       updatedAt: new Date(),
       taskId: change.taskId ?? null,
@@ -185,15 +185,10 @@ export class ArtistMeta {
   /** Raises the revision every process's catalogue reads, so their in-memory copies reload. */
   private async bump(): Promise<void> {
     this.loaded = null;
-    await this.state.updateOne({ _id: STATE_ID }, { $inc: { [REV_FIELD]: 1 }, $setOnInsert: { rev: 0, prunedRev: 0, lastScan: null } }, { upsert: true });
+    await bumpSideRevision(this.state, 'artistsRev');
   }
 }
 
 function valueOf(doc: ArtistMetaValue): ArtistMetaValue {
   return { image: doc.image ?? null, description: doc.description ?? null, source: doc.source ?? null, updatedAt: doc.updatedAt ?? null, taskId: doc.taskId ?? null };
-}
-
-function cleanText(text: string | null): string | null {
-  const trimmed = text?.trim() ?? '';
-  return trimmed === '' ? null : trimmed.slice(0, ARTIST_DESCRIPTION_MAX_CHARS);
 }

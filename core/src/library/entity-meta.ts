@@ -18,7 +18,8 @@ import path from 'node:path';
 import type { Collection, Doc, Store } from '../store/port.ts';
 import type { Catalog, NameOverlay } from './catalog.ts';
 import { writePicture } from './picture-files.ts';
-import { fold, renameArtistIn } from './text.ts';
+import { bumpSideRevision } from './library-store.ts';
+import { cleanText, fold, renameArtistIn } from './text.ts';
 import { LIBRARY_COLLECTIONS } from './model.ts';
 import type { AlbumDoc, ArtistDoc, TrackDoc } from './model.ts';
 
@@ -29,8 +30,6 @@ export const ENTITY_TEXT_MAX_CHARS = 20_000;
 export const ENTITY_IMAGE_INVALID = 'TAGSONIC_ERR_TAGS_BAD_COVER';
 export const ENTITY_STORE_UNAVAILABLE = 'TAGSONIC_ERR_LIBRARY_ARTIST_STORE_UNAVAILABLE';
 
-const STATE_ID = 'library';
-const REV_FIELD = 'entitiesRev';
 const GENRE_COVER_ID = /^ge-[0-9a-f]{20}$/;
 
 export type EntityKind = 'album' | 'artist' | 'genre' | 'playlist';
@@ -231,8 +230,8 @@ export class EntityMeta implements NameOverlay {
       kind,
       targetId,
       coverId: coverIdOf(kind, targetId),
-      name: change.name === undefined ? (old?.name ?? null) : cleanText(change.name),
-      comment: change.comment === undefined ? (old?.comment ?? null) : cleanText(change.comment),
+      name: change.name === undefined ? (old?.name ?? null) : cleanText(change.name, ENTITY_TEXT_MAX_CHARS),
+      comment: change.comment === undefined ? (old?.comment ?? null) : cleanText(change.comment, ENTITY_TEXT_MAX_CHARS),
       image,
       by: change.by,
       updatedAt: new Date(),
@@ -267,11 +266,6 @@ export class EntityMeta implements NameOverlay {
   /** Raises the revision every process's catalogue reads, so their in-memory copies reload. */
   private async bump(): Promise<void> {
     this.loaded = null;
-    await this.state.updateOne({ _id: STATE_ID }, { $inc: { [REV_FIELD]: 1 }, $setOnInsert: { rev: 0, prunedRev: 0, lastScan: null } }, { upsert: true });
+    await bumpSideRevision(this.state, 'entitiesRev');
   }
-}
-
-function cleanText(text: string | null): string | null {
-  const trimmed = text?.trim() ?? '';
-  return trimmed === '' ? null : trimmed.slice(0, ENTITY_TEXT_MAX_CHARS);
 }

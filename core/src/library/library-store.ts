@@ -36,6 +36,14 @@ const WRITE_CHUNK = 2000;
 /** Tombstones older than this are pruned; a process offline longer reloads the whole catalogue. */
 const TOMBSTONE_TTL_MS = 7 * 24 * 3600_000;
 
+/**
+ * Raises one of the side revisions in `library_state` (`artistsRev`: artist-meta.ts, `entitiesRev`: entity-meta.ts)
+ * that every process's catalogue reads with its own, so their in-memory copies reload.
+ */
+export async function bumpSideRevision(state: Collection<Doc>, field: 'artistsRev' | 'entitiesRev'): Promise<void> {
+  await state.updateOne({ _id: STATE_ID }, { $inc: { [field]: 1 }, $setOnInsert: { rev: 0, prunedRev: 0, lastScan: null } }, { upsert: true });
+}
+
 export interface LibraryChanges {
   /** Tracks with ids never stored before (inserted: cheaper than an upsert). */
   insertTracks?: TrackDoc[];

@@ -150,6 +150,12 @@ export function splitGenres(values: readonly string[]): string[] {
 export const IGNORED_ARTICLES = ['The', 'An', 'A', 'Die', 'Das', 'Ein', 'Eine', 'Les', 'Le', 'La'] as const;
 const ARTICLE_PREFIX = new RegExp(`^(?:${IGNORED_ARTICLES.join('|')})\\s+(?=\\S)`, 'i');
 
+/** A user's text for the library's own records: trimmed, at most `max` characters; empty is null. */
+export function cleanText(text: string | null, max: number): string | null {
+  const trimmed = text?.trim() ?? '';
+  return trimmed === '' ? null : trimmed.slice(0, max);
+}
+
 /** The folded name used for ordering: articles removed ("The Beatles" sorts as "beatles"). */
 export function sortKey(name: string): string {
   return fold(name.trim().replace(ARTICLE_PREFIX, ''));
