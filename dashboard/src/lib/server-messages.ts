@@ -275,6 +275,7 @@ const CATALOGUE: Record<string, Entry> = {
   TAGSONIC_ERR_TASK_NO_RULES: { zh: '请至少设置一条流派规则', en: 'Set at least one genre rule (an artist rule, the album majority or AI).' },
   TAGSONIC_ERR_LIBRARY_ARTIST_IMAGE_INVALID: { zh: '歌手图片不是 JPEG、PNG、WebP 或 GIF 图片，或超过 8 MB', en: 'The artist picture is not a JPEG, PNG, WebP or GIF image, or is larger than 8 MB.' },
   TAGSONIC_ERR_LIBRARY_ARTIST_STORE_UNAVAILABLE: { zh: '此进程无法保存歌手图片（未配置数据目录）', en: 'This process cannot save artist pictures (no data folder).' },
+  TAGSONIC_ERR_LIBRARY_PICTURE_STORE_UNAVAILABLE: { zh: '此进程无法保存专辑、流派或歌单图片（未配置数据目录）', en: 'This process cannot save album, genre or playlist pictures (no data folder).' },
   TAGSONIC_ERR_TASK_NO_ARTISTS: { zh: '没有需要获取封面的歌手（都已有图片，或曲库还没有歌手）', en: 'No artist needs a picture (all have one, or the library has no artists yet).' },
   TAGSONIC_ERR_SETTINGS_UNKNOWN_KEY: { zh: '没有这个设置项', en: 'There is no such setting.' },
   TAGSONIC_ERR_SETTINGS_BAD_VALUE: { zh: '设置的值不正确，请检查后重试', en: 'The value of this setting is not valid; check it and try again.' },
