@@ -99,9 +99,10 @@ describe('replace_text through the task engine', () => {
 
     const detail = expectOk(await call(app, admin, 'GET', `/apimt/audit_log_detail/?id=${applied.data.task_id}`)).data;
     expect(detail).toMatchObject({ dry_run: false, source_task_id: dry.data.task_id, success_count: 3, running_count: 0 });
-    const log = expectOk(await call(app, admin, 'GET', '/apimt/audit_log/?action=替换文本')).data;
-    expect(log.count).toBe(2);
-    expect(log.items[0]).toMatchObject({ id: applied.data.task_id, action: '替换文本', user: 'admin', status: 'success', level: 'info' });
+    // The log entry takes the task's final status in a second write, just after the task's own.
+    const log = async () => expectOk(await call(app, admin, 'GET', '/apimt/audit_log/?action=替换文本')).data;
+    await expect.poll(async () => (await log()).items[0]).toMatchObject({ id: applied.data.task_id, action: '替换文本', user: 'admin', status: 'success', level: 'info' });
+    expect((await log()).count).toBe(2);
 
     const undo = expectOk(await call(app, admin, 'POST', '/apimt/undo_task/', { task_id: applied.data.task_id }));
     expect(undo).toMatchObject({ message: '撤销成功！', data: { undone: 3, failed: [] } });
@@ -155,8 +156,9 @@ describe('replace_text through the task engine', () => {
     expect(detail.fail).toHaveLength(1);
     expect(detail.fail[0]).toMatchObject({ status: 'fail', error_code: 'TAGSONIC_ERR_PLUGIN_INVALID', reason: expect.stringContaining('replace_text_list') });
     expect((await rt.plugins.get('replace-text'))?.enabled).toBe(true);
-    const log = expectOk(await call(app, admin, 'GET', '/apimt/audit_log/?status=fail&level=error&page_size=50')).data;
-    expect(log.items.map((i: { id: string }) => i.id)).toContain(res.data.task_id);
+    // The log entry takes the task's final status in a second write, just after the task's own.
+    const failed = async () => expectOk(await call(app, admin, 'GET', '/apimt/audit_log/?status=fail&level=error&page_size=50')).data.items.map((i: { id: string }) => i.id);
+    await expect.poll(failed).toContain(res.data.task_id);
   }, 30_000);
 
   it('a finished item\'s status can be changed by hand and the counts follow; stopping applies to running tasks and queued items only', async () => {
