@@ -3,17 +3,58 @@
  * fonts. `node dashboard/build.ts` builds once; `--watch` rebuilds on change; `--dev` skips minifying
  * (readable profiles).
  *
- * The page loads no inline script: the gateway's CSP is `script-src 'self'`.
+ * The page loads no inline script: the gateway's CSP is `script-src 'self'`. A production build also writes brotli and
+ * gzip copies of the text assets (precompress), which the gateway sends to browsers that accept them.
  */
 import { build, context, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 
 const ROOT = import.meta.dirname;
 const OUT = path.join(ROOT, 'dist');
 const ASSETS = 'assets';
 /** How long an older build's chunks are kept beside a new build (pages opened before it lazy-load them). */
 const STALE_MS = 30 * 60_000;
+
+/** Files worth compressing (woff/woff2 and pictures are compressed already; source maps only a debugger reads). */
+const COMPRESSIBLE = /\.(js|css|svg|ttf|eot|txt)$/;
+const ENCODINGS = [
+  { suffix: '.br', encode: promisify(brotliCompress), options: { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } } },
+  { suffix: '.gz', encode: promisify(gzip), options: { level: 9 } },
+] as const;
+
+/**
+ * Writes `<file>.br` and `<file>.gz` beside each compressible file of `dir` (the gateway serves them to browsers that
+ * accept them: @fastify/static `preCompressed`). Names are content hashes, so an existing one is current and kept.
+ * A compressed copy no smaller than the file is not written. → how many files were compressed now.
+ */
+export async function precompress(dir: string, files: Iterable<string>): Promise<number> {
+  const exists = (p: string) => access(p).then(() => true, () => false);
+  const jobs: Promise<boolean>[] = [];
+  for (const file of files) {
+    if (!COMPRESSIBLE.test(file)) continue;
+    const full = path.join(dir, file);
+    jobs.push(
+      (async () => {
+        const wrote = await Promise.all(
+          ENCODINGS.map(async ({ suffix, encode, options }) => {
+            if (await exists(full + suffix)) return false;
+            const raw = await readFile(full);
+            const packed = await encode(raw, options);
+            if (packed.length >= raw.length) return false;
+            await writeFile(`${full}${suffix}.tmp`, packed);
+            await rename(`${full}${suffix}.tmp`, full + suffix);
+            return true;
+          }),
+        );
+        return wrote.some(Boolean);
+      })(),
+    );
+  }
+  return (await Promise.all(jobs)).filter(Boolean).length;
+}
 
 /**
  * Blueprint's icons barrel re-exports `allPaths` (every icon's SVG paths, ~600 KB raw / 200 KB gzip), which pulls them
@@ -75,7 +116,7 @@ ${css ? `<link rel="stylesheet" href="/${ASSETS}/${css}">\n` : ''}<script type="
 `;
 
 /** Writes index.html for the build's entry files and removes files an older build left behind. */
-async function finish(metafile: Metafile): Promise<{ js: string; css?: string; files: number }> {
+async function finish(metafile: Metafile, compress: boolean): Promise<{ js: string; css?: string; files: number }> {
   const outputs = Object.entries(metafile.outputs);
   const entry = outputs.find(([, o]) => o.entryPoint !== undefined && o.entryPoint.endsWith('main.tsx'));
   if (!entry) throw new Error('esbuild produced no output for src/main.tsx');
@@ -86,9 +127,11 @@ async function finish(metafile: Metafile): Promise<{ js: string; css?: string; f
   // from the last STALE_MS stay too, so a page opened before this build can still load its lazy chunks.
   const fresh = new Set(outputs.map(([file]) => path.basename(file)));
   const assetDir = path.join(OUT, ASSETS);
+  if (compress) await precompress(assetDir, fresh);
   const cutoff = Date.now() - STALE_MS;
   for (const file of await readdir(assetDir)) {
-    if (fresh.has(file)) continue;
+    // A compressed copy goes with its file.
+    if (fresh.has(file.replace(/\.(br|gz)$/, ''))) continue;
     const st = await stat(path.join(assetDir, file)).catch(() => null);
     if (st && st.mtimeMs < cutoff) await rm(path.join(assetDir, file), { force: true });
   }
@@ -100,7 +143,7 @@ export async function buildDashboard(): Promise<{ js: string; css?: string; file
   const started = performance.now();
   await mkdir(path.join(OUT, ASSETS), { recursive: true });
   const result = await build(options);
-  return { ...(await finish(result.metafile!)), ms: Math.round(performance.now() - started) };
+  return { ...(await finish(result.metafile!, true)), ms: Math.round(performance.now() - started) };
 }
 
 if (import.meta.main) {
@@ -115,7 +158,7 @@ if (import.meta.main) {
           setup(b) {
             b.onEnd(async (result) => {
               if (result.errors.length > 0 || !result.metafile) return;
-              const out = await finish(result.metafile);
+              const out = await finish(result.metafile, false);
               process.stdout.write(`[dashboard] rebuilt ${out.js}\n`);
             });
           },

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { precompress } from '../dashboard/build.ts';
 import { USER_PASSWORD, call, expectError, expectOk, login, sharedLibrary, startHarness, type Harness, type Session } from './api-harness.ts';
 
 let h: Harness;
 let s: Session;
 let dist: string;
+const BIG_CHUNK = Array.from({ length: 400 }, (_, i) => `export const value${i} = () => 'the same words again and again ${i}';`).join('\n');
 beforeAll(async () => {
   const lib = await sharedLibrary();
   // A built dashboard as esbuild lays it out: index.html and hashed assets.
@@ -15,6 +18,9 @@ beforeAll(async () => {
   await mkdir(path.join(dist, 'assets'));
   await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Tagsonic</title><script src="/assets/main-AB12CD34.js"></script>');
   await writeFile(path.join(dist, 'assets/main-AB12CD34.js'), 'console.log(1)');
+  // A chunk big enough to compress, with the build's own brotli and gzip copies.
+  await writeFile(path.join(dist, 'assets/chunk-ZX98YW76.js'), BIG_CHUNK);
+  expect(await precompress(path.join(dist, 'assets'), ['chunk-ZX98YW76.js', 'main-AB12CD34.js', 'chunk-ZX98YW76.js.map'])).toBe(1);
   await writeFile(path.join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {})');
   h = await startHarness({ dashboardDir: dist });
   await mkdir(path.join(h.media, 'a'));
@@ -109,6 +115,23 @@ describe('static dashboard and unknown paths', () => {
     const asset = await h.app.inject({ method: 'GET', url: '/assets/main-AB12CD34.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // The build's compressed copies go to browsers that accept them, with the same long cache; others get the file.
+    const chunk = (encoding?: string) => h.app.inject({ method: 'GET', url: '/assets/chunk-ZX98YW76.js', headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const br = await chunk('gzip, deflate, br, zstd');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.rawPayload.length).toBeLessThan(BIG_CHUNK.length / 5);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(BIG_CHUNK);
+    const gz = await chunk('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(BIG_CHUNK);
+    const plain = await chunk();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG_CHUNK);
+    // Too small to gain: no copies, the file itself.
+    expect((await h.app.inject({ method: 'GET', url: '/assets/main-AB12CD34.js', headers: { 'accept-encoding': 'br' } })).body).toBe('console.log(1)');
     const sw = await h.app.inject({ method: 'GET', url: '/sw.js' });
     expect(sw.headers['cache-control']).toBe('no-cache');
     expect((await h.app.inject({ method: 'GET', url: '/assets/../../../etc/passwd' })).body).not.toMatch(/root:/);

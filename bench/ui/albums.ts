@@ -40,6 +40,10 @@ const { values } = parseArgs({
     waterfall: { type: 'boolean', default: false },
     /** CSS added to the page before the scroll phase: tries a fix without editing the dashboard. */
     css: { type: 'string' },
+    /** Cold runs over a throttled network, `<round trip ms>,<Mbit/s>` (e.g. 40,20: a home server reached from outside). */
+    network: { type: 'string' },
+    /** Cold runs ask for uncompressed files (Accept-Encoding: identity): the peer of the build's brotli copies. */
+    identity: { type: 'boolean', default: false },
   },
 });
 const RUNS = Number(values.runs);
@@ -155,6 +159,15 @@ try {
           for (const e of list.getEntries()) w.__longTasks.push([Math.round(e.startTime), Math.round(e.duration)]);
         }).observe({ type: 'longtask', buffered: true });
       });
+    }
+    if (values.network || values.identity) {
+      const cdp = await ctx.newCDPSession(page);
+      await cdp.send('Network.enable');
+      if (values.network) {
+        const [rtt, mbit] = values.network.split(',').map(Number);
+        await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: rtt!, downloadThroughput: (mbit! * 1e6) / 8, uploadThroughput: (mbit! * 1e6) / 8 });
+      }
+      if (values.identity) await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': 'identity' } });
     }
     await page.goto(url, { waitUntil: 'commit' });
     cold.push(await coversPainted(page, SELECTOR, COVERS));

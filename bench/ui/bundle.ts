@@ -5,12 +5,13 @@
  * Startup: index.html's main-*.js and main-*.css plus every chunk main imports statically (transitively) — what a
  * first visit downloads before any screen. Lazy: every chunk reached only through a dynamic import(), each named by
  * the source files of the dashboard it holds (from its source map), so a screen that lost its laziness shows up as
- * a missing row and a bigger startup. Sizes raw and gzipped (zlib level 9, as a static-gzip server would ship them).
+ * a missing row and a bigger startup. Sizes raw, gzipped (zlib level 9) and served: the build's brotli copy, which the
+ * gateway sends to a browser that accepts br (the raw file when the build wrote none).
  * Walking from index.html skips the older builds' chunks dist keeps for 30 minutes.
  * Prints a table, a one-line summary and a JSON line.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
@@ -32,7 +33,8 @@ const read = (file: string) => readFileSync(path.join(ASSETS, file));
 const kb = (n: number) => round(n / 1024, 1);
 const sizes = (file: string) => {
   const bytes = read(file);
-  return { raw: bytes.length, gz: gzipSync(bytes, { level: 9 }).length };
+  const br = path.join(ASSETS, `${file}.br`);
+  return { raw: bytes.length, gz: gzipSync(bytes, { level: 9 }).length, served: existsSync(br) ? statSync(br).size : bytes.length };
 };
 
 /** esbuild's ESM output names its chunks by the public path: `from"/assets/chunk-X.js"` (or a bare import) and `import("/assets/chunk-X.js")`. */
@@ -90,7 +92,7 @@ for (const root of lazyRoots) lazyWalk(root, root);
 const startupRows = [...startup].map((f) => ({ file: f, ...sizes(f) }));
 if (mainCss) startupRows.push({ file: mainCss, ...sizes(mainCss) });
 const startupJs = startupRows.filter((r) => r.file.endsWith('.js'));
-const total = startupRows.reduce((s, r) => ({ raw: s.raw + r.raw, gz: s.gz + r.gz }), { raw: 0, gz: 0 });
+const total = startupRows.reduce((s, r) => ({ raw: s.raw + r.raw, gz: s.gz + r.gz, served: s.served + r.served }), { raw: 0, gz: 0, served: 0 });
 const jsGz = startupJs.reduce((s, r) => s + r.gz, 0);
 const cssGz = startupRows.filter((r) => r.file.endsWith('.css')).reduce((s, r) => s + r.gz, 0);
 
@@ -109,8 +111,8 @@ const lazyRows = [...lazy.keys()].map((f) => ({ file: f, ...sizes(f), holds: des
 lazyRows.sort((a, b) => b.gz - a.gz);
 
 printTable(
-  ['startup file', 'raw KB', 'gzip KB', 'holds'],
-  [...startupRows.map((r) => [r.file, kb(r.raw), kb(r.gz), r.file === mainJs ? 'entry' : r.file.endsWith('.css') ? 'styles' : describe(r.file)]), ['total', kb(total.raw), kb(total.gz), '']],
+  ['startup file', 'raw KB', 'gzip KB', 'served KB', 'holds'],
+  [...startupRows.map((r) => [r.file, kb(r.raw), kb(r.gz), kb(r.served), r.file === mainJs ? 'entry' : r.file.endsWith('.css') ? 'styles' : describe(r.file)]), ['total', kb(total.raw), kb(total.gz), kb(total.served), '']],
 );
 process.stdout.write('\n');
 printTable(
@@ -119,8 +121,8 @@ printTable(
 );
 const lazyGz = lazyRows.reduce((s, r) => s + r.gz, 0);
 process.stdout.write(
-  `\nsummary: startup ${kb(total.gz)} KB gzip (JS ${kb(jsGz)} + CSS ${kb(cssGz)}; ${kb(total.raw)} KB raw, ${startupRows.length} files) ; ${lazyRows.length} lazy chunks, ${kb(lazyGz)} KB gzip; ${eagerScreens.length ? `screens in the startup files: ${eagerScreens.join(', ')}` : 'every screen under features/*/pages is lazy'}\n`,
+  `\nsummary: startup ${kb(total.gz)} KB gzip (JS ${kb(jsGz)} + CSS ${kb(cssGz)}; ${kb(total.raw)} KB raw, ${kb(total.served)} KB served with br, ${startupRows.length} files) ; ${lazyRows.length} lazy chunks, ${kb(lazyGz)} KB gzip; ${eagerScreens.length ? `screens in the startup files: ${eagerScreens.join(', ')}` : 'every screen under features/*/pages is lazy'}\n`,
 );
 process.stdout.write(
-  `JSON ${JSON.stringify({ bench: 'ui-bundle', startupGzKB: kb(total.gz), startupJsGzKB: kb(jsGz), startupCssGzKB: kb(cssGz), startupRawKB: kb(total.raw), startupFiles: startupRows.length, eagerScreens, lazyChunks: lazyRows.map((r) => ({ file: r.file, gzKB: kb(r.gz), holds: r.holds })) })}\n`,
+  `JSON ${JSON.stringify({ bench: 'ui-bundle', startupGzKB: kb(total.gz), startupJsGzKB: kb(jsGz), startupCssGzKB: kb(cssGz), startupRawKB: kb(total.raw), startupServedKB: kb(total.served), startupFiles: startupRows.length, eagerScreens, lazyChunks: lazyRows.map((r) => ({ file: r.file, gzKB: kb(r.gz), holds: r.holds })) })}\n`,
 );

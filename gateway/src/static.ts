@@ -6,8 +6,8 @@ import fastifyStatic from '@fastify/static';
 
 /** Paths that are APIs, never the dashboard: unknown ones answer 404 in their own format. */
 export const API_PREFIXES = ['/apimt/', '/user/', '/rest/', '/api/', '/healthz', '/logout/'];
-/** esbuild's hashed names (`main-3FJ2KQ7A.js`): safe to cache for a year. */
-const HASHED = /-[A-Z0-9]{8}\.[a-z0-9]+$/;
+/** esbuild's hashed names (`main-3FJ2KQ7A.js`, and its `.br`/`.gz` copies): safe to cache for a year. */
+const HASHED = /-[A-Z0-9]{8}\.[a-z0-9]+(\.br|\.gz)?$/;
 
 export const isApiPath = (url: string) => API_PREFIXES.some((p) => url === p.replace(/\/$/, '') || url.startsWith(p));
 
@@ -25,6 +25,9 @@ export async function registerDashboard(app: FastifyInstance, dir: string): Prom
       wildcard: false,
       index: false,
       serveDotFiles: false,
+      // The build writes brotli and gzip copies of the text assets (dashboard/build.ts precompress): one of them
+      // goes to a browser that accepts it (startup JS ~190 KB instead of ~700 KB over the network).
+      preCompressed: true,
       setHeaders(reply, file) {
         reply.header('cache-control', HASHED.test(path.basename(file)) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
