@@ -2,7 +2,7 @@
  * Subsonic API bench: Tagsonic against Debian's supysonic, serving the same 10k library in the same run.
  *   node --no-node-snapshot bench/subsonic/run.ts [--library /tmp/tagsonic-bench-10k] [--seconds 10]
  *        [--connections 8] [--supysonic-dir /tmp/tagsonic-bench-supysonic] [--rescan-supysonic]
- *        [--skip-supysonic] [--only getAlbum,stream]
+ *        [--skip-supysonic] [--only getAlbum,stream] [--accept-encoding gzip]
  *
  * 1. Tagsonic: a temp home whose media folder is the library, scanned with the real scanner, a user
  *    with a Subsonic password, the gateway (buildApp) listening on a loopback port.
@@ -39,6 +39,8 @@ const { values } = parseArgs({
     'rescan-supysonic': { type: 'boolean', default: false },
     'skip-supysonic': { type: 'boolean', default: false },
     only: { type: 'string' },
+    /** Sent as Accept-Encoding with every request (e.g. gzip, as most Subsonic clients do): answers come compressed. */
+    'accept-encoding': { type: 'string' },
   },
 });
 
@@ -258,7 +260,7 @@ async function wrk(server: Server, e: Endpoint, duration: number): Promise<WrkRe
 local i = 0
 request = function()
   i = i % #paths + 1
-  return wrk.format("GET", paths[i])
+  return wrk.format("GET", paths[i]${values['accept-encoding'] ? `, { ["Accept-Encoding"] = ${JSON.stringify(values['accept-encoding'])} }` : ''})
 end
 done = function(summary, latency, requests)
   local e = summary.errors
