@@ -11,6 +11,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '@tagsonic/core/config';
 import { buildApp, type GatewayDeps } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
+import { Scanner } from '@tagsonic/workers/scanner';
+import { SubsonicCredentials } from '@tagsonic/core/users';
 import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
 import type { Manifest } from '@tagsonic/sdk';
 import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
@@ -73,24 +75,41 @@ export interface ActionHarness {
   app: FastifyInstance;
   admin: Session;
   media: string;
+  /** With `scanner: true`: the library scanner the worker follows edits with (the test runs its first scan). */
+  scanner?: Scanner;
   close: () => Promise<void>;
 }
 
 /**
  * The set-up every batch-action route test repeated: a temp home (`tagsonic-<name>-…`) with the embedded store, the
  * administrator, the named built-in plugins synced, a worker with the plugin pool (2 items at a time), the gateway
- * (`inject()`), and the administrator signed in. `setup` runs on the runtime before the worker starts (roles, users).
+ * (`inject()`), and the administrator signed in. `setup` runs on the runtime before the worker starts (roles, users,
+ * media files). `subsonicPassword` gives the administrator that Subsonic password (for /rest calls); `scanner` gives the
+ * worker a library scanner, so the library follows the tasks' edits.
  */
-export async function startActionHarness(options: { name: string; plugins: readonly string[]; concurrency?: number; setup?: (rt: Runtime) => Promise<void> }): Promise<ActionHarness> {
+export async function startActionHarness(options: {
+  name: string;
+  plugins: readonly string[];
+  concurrency?: number;
+  setup?: (rt: Runtime) => Promise<void>;
+  subsonicPassword?: string;
+  scanner?: boolean;
+}): Promise<ActionHarness> {
   const home = await mkdtemp(path.join(tmpdir(), `tagsonic-${options.name}-`));
   const rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
   await rt.users.ensureAdmin(ADMIN_PASSWORD);
+  if (options.subsonicPassword) {
+    const credentials = new SubsonicCredentials(rt.store, rt.users, rt.secrets.subsonicKey);
+    await credentials.init();
+    await credentials.setPassword('admin', options.subsonicPassword);
+  }
   await options.setup?.(rt);
   for (const id of options.plugins) {
     const { manifest, code } = await builtinPlugin(id);
     await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
   }
-  const worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: options.concurrency ?? 2, plugins: { registry: rt.plugins, store: rt.store } });
+  const scanner = options.scanner ? new Scanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus, readerThreads: 1 }) : undefined;
+  const worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: options.concurrency ?? 2, ...(scanner && { scanner }), plugins: { registry: rt.plugins, store: rt.store } });
   const app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
   await app.ready();
   const admin = await login(app);
@@ -101,6 +120,7 @@ export async function startActionHarness(options: { name: string; plugins: reado
     app,
     admin,
     media: rt.roots.root('media').dir,
+    ...(scanner && { scanner }),
     async close() {
       await app.close();
       await worker.close();

@@ -4,23 +4,17 @@
  * with its .lrc into the root's trash as a task, the song leaves the library by the rescan that follows, and
  * undo_task puts the file back. No mocks.
  */
-import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '@tagsonic/core/config';
-import { buildApp } from '@tagsonic/gateway';
-import { startWorker, type Worker } from '@tagsonic/workers';
-import { Scanner } from '@tagsonic/workers/scanner';
-import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
-import { call, expectError, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
+import type { Scanner } from '@tagsonic/workers/scanner';
+import type { Runtime } from '@tagsonic/cli';
+import { call, expectError, expectOk, startActionHarness, type ActionHarness, type Session } from './api-harness.ts';
 import { makeAudio, probeTags, waitFor } from './support/audio.ts';
 import { listFiles } from './support/file-actions.ts';
 
-let home: string;
 let rt: Runtime;
-let worker: Worker;
 let app: FastifyInstance;
 let admin: Session;
 let media: string;
@@ -33,30 +27,28 @@ const songId = async (file: string) => {
 };
 const finished = (taskId: string) => waitFor(async () => (await rt.tasks.get(taskId)).status !== 'running', `task ${taskId}`);
 
+let h: ActionHarness;
+
 beforeAll(async () => {
-  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-delete-track-'));
-  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
-  await rt.users.ensureAdmin(ADMIN_PASSWORD);
-  media = rt.roots.root('media').dir;
-  await mkdir(path.join(media, 'Album'), { recursive: true });
-  for (const [name, title] of [['01.mp3', 'Keep Me'], ['02.mp3', 'Hide Me'], ['03.flac', 'Bin Me']]) {
-    await makeAudio(path.join(media, 'Album', name), { tags: { title, artist: 'Deleter', album: 'Album' } });
-  }
-  await writeFile(path.join(media, 'Album', '03.lrc'), '[00:00.00]bin me');
-  scanner = new Scanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus, readerThreads: 1 });
-  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, scanner });
-  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
-  await app.ready();
-  admin = await login(app);
+  h = await startActionHarness({
+    name: 'delete-track',
+    plugins: [],
+    scanner: true,
+    setup: async (runtime) => {
+      const album = path.join(runtime.roots.root('media').dir, 'Album');
+      await mkdir(album, { recursive: true });
+      for (const [name, title] of [['01.mp3', 'Keep Me'], ['02.mp3', 'Hide Me'], ['03.flac', 'Bin Me']]) {
+        await makeAudio(path.join(album, name), { tags: { title, artist: 'Deleter', album: 'Album' } });
+      }
+      await writeFile(path.join(album, '03.lrc'), '[00:00.00]bin me');
+    },
+  });
+  ({ rt, app, admin, media } = h);
+  scanner = h.scanner!;
   await scanner.scan();
 }, 60_000);
 
-afterAll(async () => {
-  await app?.close();
-  await worker?.close();
-  await rt?.close();
-  await rm(home, { recursive: true, force: true });
-});
+afterAll(async () => h?.close());
 
 describe('delete_track', () => {
   it('delete_track: the song leaves the library, its file stays, and a full rescan does not bring it back', async () => {

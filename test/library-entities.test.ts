@@ -7,23 +7,16 @@
  * No mocks.
  */
 import { execFile } from 'node:child_process';
-import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '@tagsonic/core/config';
 import { albumIdFor, artistIdFor, genreCoverIdFor } from '@tagsonic/core/library';
 import { readArtwork } from '@tagsonic/core/tags';
-import { SubsonicCredentials } from '@tagsonic/core/users';
-import { buildApp } from '@tagsonic/gateway';
-import { startWorker, type Worker } from '@tagsonic/workers';
-import { Scanner } from '@tagsonic/workers/scanner';
-import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
-import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
-import type { Manifest } from '@tagsonic/sdk';
-import { call, expectError, expectOk, login, ADMIN_PASSWORD, USER_PASSWORD, type Session } from './api-harness.ts';
+import type { Scanner } from '@tagsonic/workers/scanner';
+import type { Runtime } from '@tagsonic/cli';
+import { call, expectError, expectOk, login, startActionHarness, USER_PASSWORD, type ActionHarness, type Session } from './api-harness.ts';
 import { makeAudio, probeTags, waitFor } from './support/audio.ts';
 import { sourceFake } from './support/source-fake.ts';
 import { taskFinished } from './support/task-wait.ts';
@@ -47,7 +40,6 @@ const kuwo = sourceFake('kuwo', (p, query) => {
 
 let home: string;
 let rt: Runtime;
-let worker: Worker;
 let app: FastifyInstance;
 let admin: Session;
 let media: string;
@@ -59,45 +51,39 @@ const exists = (p: string) => access(p).then(() => true, () => false);
 const finished = (taskId: string) => taskFinished(rt.tasks, taskId, 60_000);
 const dataUrl = (jpeg: Buffer) => `data:image/jpeg;base64,${jpeg.toString('base64')}`;
 
+let h: ActionHarness;
+
 beforeAll(async () => {
   process.env.TAGSONIC_SOURCE_URL_KUWO = kuwo.baseUrl();
-  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-entities-'));
-  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
-  await rt.users.ensureAdmin(ADMIN_PASSWORD);
-  const credentials = new SubsonicCredentials(rt.store, rt.users, rt.secrets.subsonicKey);
-  await credentials.init();
-  await credentials.setPassword('admin', SUBSONIC_PASSWORD);
-  for (const id of ['batch-update-id3', 'kuwo']) {
-    const { manifest, code } = await builtinPlugin(id);
-    await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
-  }
-  media = rt.roots.root('media').dir;
-  for (const dir of ['Blue', 'Red', 'Gone', 'Bye']) await mkdir(at(dir), { recursive: true });
-  await makeAudio(at('Blue', '01.flac'), { tags: { title: 'One', artist: 'Alpha/Beta', album: 'Blue Sky', genre: 'Rock; Jazz' } });
-  await makeAudio(at('Blue', '02.mp3'), { freq: 500, tags: { title: 'Two', artist: 'Alpha', album: 'Blue Sky', genre: 'Rock' } });
-  await makeAudio(at('Red', '01.mp3'), { freq: 600, tags: { title: 'Red One', artist: 'Gamma', album_artist: 'Gamma', album: 'Red Album', genre: 'Pop' } });
-  await makeAudio(at('Red', '02.mp3'), { freq: 700, tags: { title: 'Guest', artist: 'Omega', album_artist: 'Gamma', album: 'Red Album', genre: 'Pop' } });
-  await makeAudio(at('Gone', '01.mp3'), { freq: 800, tags: { title: 'Gone One', artist: 'Delta', album: 'Gone Album' } });
-  await writeFile(at('Gone', '01.lrc'), '[00:00.00]gone');
-  await makeAudio(at('Bye', '01.mp3'), { freq: 900, tags: { title: 'Bye One', artist: 'Omega', album: 'Bye' } });
+  h = await startActionHarness({
+    name: 'entities',
+    plugins: ['batch-update-id3', 'kuwo'],
+    subsonicPassword: SUBSONIC_PASSWORD,
+    scanner: true,
+    setup: async (runtime) => {
+      media = runtime.roots.root('media').dir;
+      for (const dir of ['Blue', 'Red', 'Gone', 'Bye']) await mkdir(at(dir), { recursive: true });
+      await makeAudio(at('Blue', '01.flac'), { tags: { title: 'One', artist: 'Alpha/Beta', album: 'Blue Sky', genre: 'Rock; Jazz' } });
+      await makeAudio(at('Blue', '02.mp3'), { freq: 500, tags: { title: 'Two', artist: 'Alpha', album: 'Blue Sky', genre: 'Rock' } });
+      await makeAudio(at('Red', '01.mp3'), { freq: 600, tags: { title: 'Red One', artist: 'Gamma', album_artist: 'Gamma', album: 'Red Album', genre: 'Pop' } });
+      await makeAudio(at('Red', '02.mp3'), { freq: 700, tags: { title: 'Guest', artist: 'Omega', album_artist: 'Gamma', album: 'Red Album', genre: 'Pop' } });
+      await makeAudio(at('Gone', '01.mp3'), { freq: 800, tags: { title: 'Gone One', artist: 'Delta', album: 'Gone Album' } });
+      await writeFile(at('Gone', '01.lrc'), '[00:00.00]gone');
+      await makeAudio(at('Bye', '01.mp3'), { freq: 900, tags: { title: 'Bye One', artist: 'Omega', album: 'Bye' } });
+    },
+  });
+  ({ home, rt, app, admin } = h);
+  scanner = h.scanner!;
   await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=blue:s=16x16', '-frames:v', '1', path.join(home, 'blue.jpg')]);
   blueJpeg = await readFile(path.join(home, 'blue.jpg'));
   await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=16x16', '-frames:v', '1', path.join(home, 'red.jpg')]);
   redJpeg = await readFile(path.join(home, 'red.jpg'));
-  scanner = new Scanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus, readerThreads: 1 });
-  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, scanner, plugins: { registry: rt.plugins, store: rt.store } });
-  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
-  await app.ready();
-  admin = await login(app);
   await scanner.scan();
 }, 120_000);
 
 afterAll(async () => {
-  await app?.close();
-  await worker?.close();
-  await rt?.close();
+  await h?.close();
   delete process.env.TAGSONIC_SOURCE_URL_KUWO;
-  await rm(home, { recursive: true, force: true });
 });
 
 /** A Subsonic call as a client makes it (JSON): the `subsonic-response` object. */

@@ -5,29 +5,20 @@
  * a delete_files takes the song out; undo_task of the move and of the delete puts both back. No scan runs after the
  * first one (the watcher is not started here), so only the follower can make the library change. No mocks.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '@tagsonic/core/config';
-import { SubsonicCredentials } from '@tagsonic/core/users';
-import { buildApp } from '@tagsonic/gateway';
-import { startWorker, type Worker } from '@tagsonic/workers';
 import { followEdits, Scanner } from '@tagsonic/workers/scanner';
 import { connectNatsBus, type Bus } from '@tagsonic/core/bus';
 import { SUBJECTS } from '@tagsonic/core/tasks';
-import { builtinPlugin } from '@tagsonic/workers/plugin-runtime';
-import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
-import type { Manifest } from '@tagsonic/sdk';
-import { call, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';
+import type { Runtime } from '@tagsonic/cli';
+import { call, expectOk, startActionHarness, type ActionHarness, type Session } from './api-harness.ts';
 import { makeAudio } from './support/audio.ts';
 import { taskFinished } from './support/task-wait.ts';
 import { startNatsServer } from './support/nats-server.ts';
 
-let home: string;
 let rt: Runtime;
-let worker: Worker;
 let app: FastifyInstance;
 let admin: Session;
 let media: string;
@@ -38,39 +29,31 @@ const SUBSONIC_PASSWORD = 'follow-sub-password';
 /** How soon after the change the library must show it: the follower gathers for 1 s (about 2 s in all here); room for a loaded machine. */
 const WITHIN_MS = 4_000;
 
+let h: ActionHarness;
+
 beforeAll(async () => {
-  home = await mkdtemp(path.join(tmpdir(), 'tagsonic-follow-edits-'));
-  rt = await openRuntime(loadConfig({ TAGSONIC_HOME: home }));
-  await rt.users.ensureAdmin(ADMIN_PASSWORD);
-  const credentials = new SubsonicCredentials(rt.store, rt.users, rt.secrets.subsonicKey);
-  await credentials.init();
-  await credentials.setPassword('admin', SUBSONIC_PASSWORD);
-  for (const id of ['replace-text', 'tidy-folder']) {
-    const { manifest, code } = await builtinPlugin(id);
-    await rt.plugins.syncBuiltins([{ manifest: manifest as Manifest, code }]);
-  }
-  media = rt.roots.root('media').dir;
-  await mkdir(path.join(media, 'Batch'), { recursive: true });
-  await mkdir(path.join(media, 'Incoming', 'A'), { recursive: true });
-  await makeAudio(path.join(media, 'Single.flac'), { tags: { title: 'Before Save', artist: 'Follower', album: 'Edits' } });
-  for (let n = 1; n <= 20; n++) {
-    await makeAudio(path.join(media, 'Batch', `${String(n).padStart(2, '0')}.mp3`), { freq: 200 + n * 20, tags: { title: `Old Tune ${n}`, artist: 'Batcher', album: 'Twenty' } });
-  }
-  await makeAudio(path.join(media, 'Incoming', 'A', 'moved.flac'), { freq: 900, tags: { title: 'Mover', artist: 'Tidy', album: 'Place' } });
-  scanner = new Scanner({ roots: rt.roots, library: rt.library.store, catalog: rt.library.catalog, bus: rt.bus, readerThreads: 1 });
-  worker = await startWorker({ bus: rt.bus, tasks: rt.tasks, roots: rt.roots, journal: rt.journal, concurrency: 2, scanner, plugins: { registry: rt.plugins, store: rt.store } });
-  app = await buildApp(gatewayDeps(rt, { buildId: 'test', dashboardDir: path.join(home, 'no-dashboard') }));
-  await app.ready();
-  admin = await login(app);
+  h = await startActionHarness({
+    name: 'follow-edits',
+    plugins: ['replace-text', 'tidy-folder'],
+    subsonicPassword: SUBSONIC_PASSWORD,
+    scanner: true,
+    setup: async (runtime) => {
+      const root = runtime.roots.root('media').dir;
+      await mkdir(path.join(root, 'Batch'), { recursive: true });
+      await mkdir(path.join(root, 'Incoming', 'A'), { recursive: true });
+      await makeAudio(path.join(root, 'Single.flac'), { tags: { title: 'Before Save', artist: 'Follower', album: 'Edits' } });
+      for (let n = 1; n <= 20; n++) {
+        await makeAudio(path.join(root, 'Batch', `${String(n).padStart(2, '0')}.mp3`), { freq: 200 + n * 20, tags: { title: `Old Tune ${n}`, artist: 'Batcher', album: 'Twenty' } });
+      }
+      await makeAudio(path.join(root, 'Incoming', 'A', 'moved.flac'), { freq: 900, tags: { title: 'Mover', artist: 'Tidy', album: 'Place' } });
+    },
+  });
+  ({ rt, app, admin, media } = h);
+  scanner = h.scanner!;
   await scanner.scan();
 }, 120_000);
 
-afterAll(async () => {
-  await app?.close();
-  await worker?.close();
-  await rt?.close();
-  await rm(home, { recursive: true, force: true });
-});
+afterAll(async () => h?.close());
 
 const finished = (taskId: string) => taskFinished(rt.tasks, taskId, 60_000);
 const select = (...names: string[]) => ({ file_full_path: media, select_data: names.map((name) => ({ icon: 'icon-folder', name, title: name })) });
