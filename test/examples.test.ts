@@ -22,7 +22,7 @@ import { expandSelection } from '@tagsonic/core/tasks';
 import { buildApp } from '@tagsonic/gateway';
 import { startWorker, type Worker } from '@tagsonic/workers';
 import { gatewayDeps, openRuntime, type Runtime } from '@tagsonic/cli';
-import { plugin, type Io } from '../cli/src/commands/plugin.ts';
+import { plugin } from '../cli/src/commands/plugin.ts';
 import { packPlugin } from '../cli/src/commands/plugin-pack.ts';
 import { runPluginTest } from '../cli/src/commands/plugin-test.ts';
 import { call, expectError, expectOk, login, ADMIN_PASSWORD, type Session } from './api-harness.ts';

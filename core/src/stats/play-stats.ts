@@ -99,7 +99,6 @@ const dayGrid = (first: CivilDate, last: CivilDate, end: number, zone: string): 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export class ListeningStatistics {
-  private readonly library: LibraryStore;
   private readonly catalog: Catalog;
   private readonly annotations: Annotations;
   private readonly inFlight = new Map<string, Promise<PeriodPlays>>();
@@ -107,7 +106,6 @@ export class ListeningStatistics {
   private readonly cache: PlayCache;
 
   constructor(deps: { library: LibraryStore; catalog: Catalog; annotations: Annotations }) {
-    this.library = deps.library;
     this.catalog = deps.catalog;
     this.annotations = deps.annotations;
     this.cache = new PlayCache(deps.library.playLog);

@@ -16,7 +16,7 @@
  * its candidates, the one of that album with its track number and a duration within 3 s.
  */
 import { defineBatchAction, PluginError, type BatchChange, type BatchItem, type CapabilitiesFor, type FileEntry, type JsonValue, type Manifest, type SearchResultSong, type TrackInfo, type TrackTags } from '@tagsonic/sdk';
-import { parseOptions, type Field, type Mode, type ScrapeOptions } from './options.ts';
+import { parseOptions, type Field, type Mode } from './options.ts';
 import { dirOf, folderKey, sameText, titleFromName } from './names.ts';
 
 type Grants = Manifest & {

@@ -4,8 +4,7 @@ import { Checkbox, FormGroup, HTMLSelect, InputGroup, Switch } from '../../../..
 import { Dialog, DialogBody, DialogFooter } from '../../../../components/ui/overlay.tsx';
 import { PRESET_GENRES } from '../../../../lib/constants.ts';
 import { useT } from '../../../../lib/i18n.ts';
-import { notifyWarning } from '../../../../lib/notify.ts';
-import { startTask } from '../../api/start-task.ts';
+import { useStartTask } from '../../hooks/use-start-task.ts';
 import { genreRulesDefaults, genreRulesPayload, type ArtistRule, type GenreRulesForm } from '../../lib/missing-task.ts';
 
 /** A genre: one of the preset genres (spec doc 2 §3), or typed in. */
@@ -32,26 +31,8 @@ function GenreInput({ value, onChange }: { value: string; onChange: (v: string) 
 export function GenreRulesDialog({ isOpen, onClose, onCreated }: { isOpen: boolean; onClose: () => void; onCreated: (taskId: string | null) => void }) {
   const t = useT();
   const [form, setForm] = useState<GenreRulesForm>(genreRulesDefaults);
-  const [busy, setBusy] = useState(false);
+  const { busy, submit } = useStartTask('rule_tag', onCreated, onClose);
   const setRule = (i: number, p: Partial<ArtistRule>) => setForm((f) => ({ ...f, artistRules: f.artistRules.map((r, j) => (j === i ? { ...r, ...p } : r)) }));
-
-  async function submit() {
-    const payload = genreRulesPayload(form);
-    if (typeof payload === 'string') {
-      notifyWarning(t(payload), undefined, 3000);
-      return;
-    }
-    setBusy(true);
-    try {
-      const created = await startTask('rule_tag', payload);
-      onCreated(created.task_id ?? null);
-      onClose();
-    } catch {
-      // Announced by the client.
-    } finally {
-      setBusy(false);
-    }
-  }
 
   return (
     <Dialog isOpen={isOpen} onClose={onClose} title={t('流派规则')} icon="tag" className="ts-progress-dialog">
@@ -75,7 +56,7 @@ export function GenreRulesDialog({ isOpen, onClose, onCreated }: { isOpen: boole
         actions={
           <>
             <Button text={t('取消')} onClick={onClose} />
-            <Button intent="primary" text={t('确定')} loading={busy} onClick={() => void submit()} data-testid="genre-rules-submit" />
+            <Button intent="primary" text={t('确定')} loading={busy} onClick={() => void submit(genreRulesPayload(form))} data-testid="genre-rules-submit" />
           </>
         }
       />

@@ -3,11 +3,10 @@ import { Button } from '../../../../components/ui/button.tsx';
 import { FormGroup, SegmentedControl, Switch } from '../../../../components/ui/form.tsx';
 import { Dialog, DialogBody, DialogFooter } from '../../../../components/ui/overlay.tsx';
 import { useT } from '../../../../lib/i18n.ts';
-import { notifyWarning } from '../../../../lib/notify.ts';
 import { FieldChecklist, OrderedPicker } from '../../../batch/components/form-parts.tsx';
 import { MODE_LABELS } from '../../../batch/lib/labels.ts';
 import { BATCH_SOURCES, MODIFY_FIELDS, SELECT_MODES } from '../../../batch/lib/payloads.ts';
-import { startTask } from '../../api/start-task.ts';
+import { useStartTask } from '../../hooks/use-start-task.ts';
 import { missingDefaults, missingPayload, type MissingForm, type ScrapeKind } from '../../lib/missing-task.ts';
 import { KIND_LABELS } from './kind-labels.ts';
 
@@ -19,7 +18,7 @@ import { KIND_LABELS } from './kind-labels.ts';
 export function MissingScrapeDialog({ kind, onClose, onCreated }: { kind: ScrapeKind | null; onClose: () => void; onCreated: (taskId: string | null) => void }) {
   const t = useT();
   const [form, setForm] = useState<MissingForm | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, submit } = useStartTask('missing_music_task', onCreated, onClose);
   // A new kind opens with its own defaults.
   const [formKind, setFormKind] = useState<ScrapeKind | null>(null);
   if (kind !== formKind) {
@@ -27,25 +26,6 @@ export function MissingScrapeDialog({ kind, onClose, onCreated }: { kind: Scrape
     setForm(kind ? missingDefaults(kind) : null);
   }
   const patch = (p: Partial<MissingForm>) => setForm((s) => (s ? { ...s, ...p } : s));
-
-  async function submit() {
-    if (!kind || !form) return;
-    const payload = missingPayload(kind, form);
-    if (typeof payload === 'string') {
-      notifyWarning(t(payload), undefined, 3000);
-      return;
-    }
-    setBusy(true);
-    try {
-      const created = await startTask('missing_music_task', payload);
-      onCreated(created.task_id ?? null);
-      onClose();
-    } catch {
-      // Announced by the client (创建失败！ with the server's words).
-    } finally {
-      setBusy(false);
-    }
-  }
 
   return (
     <Dialog isOpen={kind !== null} onClose={onClose} title={kind ? t('自动刮削：{kind}', { kind: t(KIND_LABELS[kind].missing) }) : ''} icon="search-template" className="ts-progress-dialog">
@@ -70,7 +50,7 @@ export function MissingScrapeDialog({ kind, onClose, onCreated }: { kind: Scrape
         actions={
           <>
             <Button text={t('取消')} onClick={onClose} />
-            <Button intent="primary" text={t('开始刮削')} loading={busy} onClick={() => void submit()} data-testid="missing-scrape-submit" />
+            <Button intent="primary" text={t('开始刮削')} loading={busy} onClick={() => void submit(kind && form ? missingPayload(kind, form) : null)} data-testid="missing-scrape-submit" />
           </>
         }
       />
