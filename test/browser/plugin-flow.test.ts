@@ -176,7 +176,10 @@ describe('a third-party tag source from upload to a saved file', { timeout: 120_
     await shot('03-enable-confirm');
     await confirm.getByRole('button', { name: '启用' }).click();
     await expect.poll(() => drawer().getByTestId('plugin-enable').isChecked()).toBe(true);
-    await page.locator('.ts-plugin-drawer .bp6-dialog-close-button').click();
+    // The focus is back on the switch as the switch turns on: Escape closes the drawer right away (it was lost
+    // for the ~300 ms the confirmation took to fade out).
+    expect(await page.evaluate(() => document.activeElement?.closest('.ts-plugin-drawer') !== null)).toBe(true);
+    await page.keyboard.press('Escape');
     await page.waitForURL(`${server.base}/mod`);
     await expect.poll(() => row('deezer').getAttribute('data-enabled')).toBe('true');
     await drawer().waitFor({ state: 'detached' });
@@ -197,14 +200,16 @@ describe('a third-party tag source from upload to a saved file', { timeout: 120_
     await page.waitForTimeout(300);
     await shot('05-source-setting');
     await page.getByRole('button', { name: '确定' }).click();
-    // The editor's head names the chosen source in full beside a long file name (it was cut to 'dee…').
+    // The editor's head names the chosen source (its name, not its id) in full beside a long file name (it was cut to 'dee…').
     const chip = page.locator('.ts-editor-head .bp6-tag');
-    await expect.poll(() => chip.textContent()).toBe('deezer');
+    await expect.poll(() => chip.textContent()).toBe('Deezer');
+    expect(await chip.getAttribute('data-source')).toBe('deezer');
     expect(await chip.evaluate((e) => e.scrollWidth <= e.clientWidth && [...e.children].every((c) => c.scrollWidth <= c.clientWidth))).toBe(true);
 
     await page.getByTestId('lookup-button').click();
     const table = page.getByTestId('scrape-table');
     await table.waitFor();
+    expect(await page.locator('.ts-scrape-query').textContent()).toMatch(/^Deezer · /);
     // The plugin asked Deezer (the replay) with the editor's title and artist.
     expect(deezer.seen.find((r) => r.path === '/search')!.query.get('q')).toBe(`track:"${TITLE}" artist:"${ARTIST}"`);
     const rows = table.locator('tbody tr');

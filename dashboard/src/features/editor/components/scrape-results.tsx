@@ -10,6 +10,7 @@ import type { ScoredSong } from '../api/types.ts';
 import { SCORE_HINT, scoreTone } from '../lib/score.ts';
 import { ofTotal, yearOf, type CopyCell } from '../lib/scrape-copy.ts';
 import { useScrape } from '../stores/scrape-store.ts';
+import { useSourceName } from '../hooks/use-source-name.ts';
 import { useTagSettings } from '../stores/tag-settings-store.ts';
 
 /**
@@ -21,6 +22,7 @@ export function ScrapeResults() {
   const t = useT();
   const { query, status, results, error, busy, lyric } = useScrape();
   const resource = useTagSettings((s) => s.resource);
+  const sourceName = useSourceName(query?.resource ?? resource);
   const [preview, setPreview] = useState<ScoredSong | null>(null);
   const scrape = useScrape.getState();
 
@@ -125,7 +127,7 @@ export function ScrapeResults() {
     <div className="ts-scrape" data-testid="scrape-results" data-status={status}>
       <div className="ts-scrape-query">
         <span className="ts-muted ts-small ts-ellipsis" title={query ? [query.title, query.artist, query.album].filter(Boolean).join(' · ') : undefined}>
-          {query ? `${query.resource} · ${[query.title, query.artist].filter(Boolean).join(' — ')}` : resource}
+          {query ? `${sourceName} · ${[query.title, query.artist].filter(Boolean).join(' — ')}` : sourceName}
         </span>
         <Button size="small" variant="minimal" icon="refresh" text={t('重新搜索')} disabled={status === 'loading'} onClick={() => void scrape.lookup(resource)} />
       </div>

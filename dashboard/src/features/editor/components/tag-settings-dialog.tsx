@@ -4,6 +4,7 @@ import { Checkbox, FormGroup, HTMLSelect } from '../../../components/ui/form.tsx
 import { Dialog, DialogBody, DialogFooter } from '../../../components/ui/overlay.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import { getSources } from '../api/get-sources.ts';
+import { rememberSources } from '../hooks/use-source-name.ts';
 import type { SourceInfo } from '../api/types.ts';
 import { sourceOptions } from '../lib/source-options.ts';
 import { ALL_FIELDS, FIELD_LABELS, type EditorField } from '../lib/fields.ts';
@@ -26,7 +27,10 @@ export function TagSettingsDialog({ isOpen, onClose }: { isOpen: boolean; onClos
     if (!isOpen) return;
     const controller = new AbortController();
     getSources(controller.signal)
-      .then((list) => setSources(list.filter((s) => s.enabled)))
+      .then((list) => {
+        rememberSources(list);
+        setSources(list.filter((s) => s.enabled));
+      })
       .catch(() => undefined);
     return () => controller.abort();
   }, [isOpen]);

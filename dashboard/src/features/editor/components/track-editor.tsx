@@ -9,6 +9,7 @@ import { validYear } from '../lib/build-update.ts';
 import { FIELD_LABELS, type EditorField } from '../lib/fields.ts';
 import { isDirty, useEditor } from '../stores/editor-store.ts';
 import { useScrape } from '../stores/scrape-store.ts';
+import { useSourceName } from '../hooks/use-source-name.ts';
 import { useTagSettings } from '../stores/tag-settings-store.ts';
 import { CoverField } from './cover-field.tsx';
 import { LyricsField } from './lyrics-field.tsx';
@@ -37,6 +38,7 @@ export function TrackEditor({ filePath, name, onSaved, onClose }: TrackEditorPro
   const editor = useEditor();
   const showFields = useTagSettings((s) => s.showFields);
   const resource = useTagSettings((s) => s.resource);
+  const resourceName = useSourceName(resource);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const searching = useScrape((s) => s.status === 'loading');
 
@@ -124,8 +126,8 @@ export function TrackEditor({ filePath, name, onSaved, onClose }: TrackEditorPro
             {info?.filename ?? name}
           </span>
         </div>
-        <Tag minimal title={t('标签来源')}>
-          {resource}
+        <Tag minimal title={`${t('标签来源')}: ${resource}`} data-source={resource}>
+          {resourceName}
         </Tag>
         <Button
           variant="minimal"

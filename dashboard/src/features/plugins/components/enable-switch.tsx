@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Switch } from '../../../components/ui/form.tsx';
 import { Alert } from '../../../components/ui/overlay.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
@@ -19,6 +20,16 @@ export function EnableSwitch({ item, isAdmin, onChanged, onNeedsSettings, large 
   const t = useT();
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  /**
+   * Closes the confirmation with the focus back on the switch at once: Blueprint gives it back only after the
+   * closing animation (~300 ms), and meanwhile Escape reached neither the confirmation nor the drawer around it.
+   */
+  const close = () => {
+    flushSync(() => setAsking(false));
+    inputRef.current?.focus();
+  };
 
   const apply = (enabled: boolean) => {
     setBusy(true);
@@ -27,8 +38,9 @@ export function EnableSwitch({ item, isAdmin, onChanged, onNeedsSettings, large 
         if (isApiError(e) && e.code === CONFIG_INVALID) onNeedsSettings?.();
       })
       .finally(() => {
-        setBusy(false);
-        setAsking(false);
+        // One render for the new state, the switch enabled again and the confirmation closed, then the focus.
+        flushSync(() => setBusy(false));
+        if (asking) close();
       });
   };
 
@@ -43,6 +55,7 @@ export function EnableSwitch({ item, isAdmin, onChanged, onNeedsSettings, large 
         alignIndicator="end"
         title={isAdmin ? undefined : t('只有管理员可以启用或停用插件')}
         data-testid="plugin-enable"
+        inputRef={inputRef}
         onChange={(e) => {
           const on = e.currentTarget.checked;
           if (on && item.permissions.length > 0) setAsking(true);
@@ -56,7 +69,7 @@ export function EnableSwitch({ item, isAdmin, onChanged, onNeedsSettings, large 
         confirmButtonText={t('启用')}
         cancelButtonText={t('取消')}
         loading={busy}
-        onCancel={() => setAsking(false)}
+        onCancel={close}
         onConfirm={() => apply(true)}
         className="ts-plugin-confirm"
       >

@@ -4,14 +4,19 @@ import { NonIdealState, Spinner } from '../../../components/ui/display.tsx';
 import { InputGroup } from '../../../components/ui/form.tsx';
 import { SEARCH_DEBOUNCE_MS } from '../../../lib/constants.ts';
 import { useT } from '../../../lib/i18n.ts';
+import { useRefreshTick } from '../../../lib/use-refresh-tick.ts';
 import { listPlugins } from '../api/list-plugins.ts';
 import type { PluginItem, PluginKind, PluginPage } from '../api/types.ts';
 import { PluginRow } from './plugin-row.tsx';
 
 /**
  * The 已安装 tab: one kind's installed plugins, 20 a page, searched by id, name or description. `reloadKey`
- * changes when something elsewhere (an upload, the details drawer) changed a plugin.
+ * changes when something elsewhere (an upload, the details drawer) changed a plugin. The page is read again every
+ * HEALTH_REFRESH_MS while shown, so each plugin's calls, failures, last success and last error stay current (a
+ * source that starts failing, or gets disabled after repeated failures, shows without a reload).
  */
+const HEALTH_REFRESH_MS = 10_000;
+
 export function InstalledList({ kind, isAdmin, reloadKey, onOpen }: { kind: PluginKind; isAdmin: boolean; reloadKey: number; onOpen: (id: string) => void }) {
   const t = useT();
   const [typed, setTyped] = useState('');
@@ -20,6 +25,7 @@ export function InstalledList({ kind, isAdmin, reloadKey, onOpen }: { kind: Plug
   const [data, setData] = useState<PluginPage | null>(null);
   const [failed, setFailed] = useState(false);
   const [retry, setRetry] = useState(0);
+  const refresh = useRefreshTick(HEALTH_REFRESH_MS);
 
   useEffect(() => {
     // Only a new search goes back to page 1: without this check the debounce also fired once after mounting
@@ -45,7 +51,7 @@ export function InstalledList({ kind, isAdmin, reloadKey, onOpen }: { kind: Plug
       () => !abort.signal.aborted && setFailed(true),
     );
     return () => abort.abort();
-  }, [kind, page, search, reloadKey, retry]);
+  }, [kind, page, search, reloadKey, retry, refresh]);
 
   const replace = (next: PluginItem) => setData((d) => (d ? { ...d, items: d.items.map((i) => (i.id === next.id ? next : i)) } : d));
 
