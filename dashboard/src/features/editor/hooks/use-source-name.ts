@@ -20,7 +20,7 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener);
 };
 
-/** A source's name ('网易云音乐', 'Deezer') for its id, or the id while the names are unknown. */
+/** A source's name (Deezer, QQ Music…) for its id, or the id while the names are unknown. */
 export function useSourceName(id: string): string {
   useSyncExternalStore(subscribe, () => version);
   useEffect(() => {
