@@ -19,6 +19,11 @@ import { freePort, ROOT } from './e2e/tagsonic-process.ts';
 const PASSWORD = 'recovery-admin-password';
 const FILES = 200;
 const MANY = 800;
+/**
+ * Files of the save a second worker starts beside: enough that the first worker is still writing once the second
+ * has started (800 were written before a second start that a loaded CI machine slowed to seconds).
+ */
+const WHILE_STARTING = 2000;
 const homes: string[] = [];
 const children: ChildProcess[] = [];
 afterAll(async () => {
@@ -122,7 +127,7 @@ async function library(n: number): Promise<{ home: string; files: string[] }> {
   await mkdir(album, { recursive: true });
   const seed = path.join(home, 'seed.mp3');
   await makeAudio(seed, { tags: { title: 'Old', album: 'Old Album' } });
-  const files = Array.from({ length: n }, (_, i) => path.join(album, `${String(i + 1).padStart(3, '0')}.mp3`));
+  const files = Array.from({ length: n }, (_, i) => path.join(album, `${String(i + 1).padStart(4, '0')}.mp3`));
   for (const f of files) await copyFile(seed, f);
   return { home, files };
 }
@@ -268,7 +273,7 @@ describe('a worker started while another one writes (distributed mode)', () => {
   it("leaves the live worker's journal entries and temp files alone: the task succeeds, nothing crashes, no file is lost", async () => {
     const nats = await startNatsServer();
     try {
-      const { home, files } = await library(MANY);
+      const { home, files } = await library(WHILE_STARTING);
       const env = { TAGSONIC_NATS_URL: nats.url };
       const first = await startTagsonic(home, 'worker', env);
       const gateway = await startTagsonic(home, 'gateway', env);
@@ -278,7 +283,7 @@ describe('a worker started while another one writes (distributed mode)', () => {
       // The second worker's start-up journal recovery runs while the first one has writes in flight.
       const second = await startTagsonic(home, 'worker', env);
       // Otherwise the recovery met no write in flight and this test proves nothing.
-      expect(done()).toBeLessThan(MANY);
+      expect(done()).toBeLessThan(WHILE_STARTING);
       const taskId = ours()[0].taskId;
       const task = () => inStore(home, async (store) => (await store.collection<TaskDoc>('tasks').findOne({ _id: taskId }))!);
       await expect.poll(async () => (await task()).status, { timeout: 120_000, interval: 500 }).toBe('success');
@@ -294,11 +299,11 @@ describe('a worker started while another one writes (distributed mode)', () => {
         items: await store.collection<TaskItemDoc>('task_items').find({ taskId }),
         entries: await store.collection<{ _id: string; path: string; state: string }>('tag_journal').find({ taskId }),
       }));
-      expect(after.task.counts).toEqual({ success: MANY, fail: 0, miss: 0, skip: 0, stop: 0 });
+      expect(after.task.counts).toEqual({ success: WHILE_STARTING, fail: 0, miss: 0, skip: 0, stop: 0 });
       expect(after.items.filter((i) => i.status !== 'success')).toEqual([]);
       // Every write was committed by its writer: none failed or left pending by the second worker's recovery.
       expect(after.entries.filter((e) => e.state !== 'committed')).toEqual([]);
-      expect(new Set(after.entries.map((e) => e.path)).size).toBe(MANY);
+      expect(new Set(after.entries.map((e) => e.path)).size).toBe(WHILE_STARTING);
       for (const [i, f] of files.entries()) expect((await readTags(f)).tags.fields.title).toBe(`New ${i + 1}`);
       expect((await readdir(path.dirname(files[0]))).filter((n) => n.includes('.tagsonic-'))).toEqual([]);
     } finally {

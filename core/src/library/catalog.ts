@@ -78,6 +78,8 @@ interface Derived {
   folders: Map<string, FolderNode>;
   rootFolders: FolderNode[];
   tracksNewest: TrackDoc[];
+  /** Every track by title (the tracks screen's A-Z), sorted on first use: see `tracksByTitle()`. */
+  tracksByTitle: TrackDoc[] | null;
   albumKeys: Map<string, string>;
   artistKeys: Map<string, string>;
   /** The artists most like an artist (by shared genres), filled the first time one is asked for. */
@@ -300,6 +302,17 @@ export class Catalog {
     return this.derived;
   }
 
+  /**
+   * Every track by title in the albums' A-Z order (index letter first, so Chinese titles sit under their pinyin
+   * initial; articles ignored; numbers in natural order), sorted once per revision on first use.
+   */
+  tracksByTitle(): TrackDoc[] {
+    const view = this.view();
+    if (view.tracksByTitle) return view.tracksByTitle;
+    const keys = new Map(view.tracks.map((t) => [t, orderKey(t.title)]));
+    return (view.tracksByTitle = [...view.tracks].sort((a, b) => cmp(keys.get(a)!, keys.get(b)!) || cmp(a._id, b._id)));
+  }
+
   private derive(): Derived {
     // The lists hold the catalogue's own documents; keys and search strings come from the names shown.
     const overlay = this.names;
@@ -391,6 +404,7 @@ export class Catalog {
       folders,
       rootFolders,
       tracksNewest,
+      tracksByTitle: null,
       albumKeys,
       artistKeys,
       similarArtists: new Map(),

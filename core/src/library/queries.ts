@@ -685,8 +685,7 @@ export class LibraryQueries {
     }
     if (sort === 'recently-added') return this.songs(pageOf(view.tracksNewest, offset, size), options.userId);
     if (sort === 'a-z') {
-      const byTitle = [...view.tracks].sort((a, b) => (fold(a.title) < fold(b.title) ? -1 : fold(a.title) > fold(b.title) ? 1 : 0));
-      return this.songs(pageOf(byTitle, offset, size), options.userId);
+      return this.songs(pageOf(this.catalog.tracksByTitle(), offset, size), options.userId);
     }
     if (!options.userId) return [];
     const by = sort === 'recently-played' ? 'lastPlayed' : 'playCount';
