@@ -294,8 +294,10 @@ describe('library queries', () => {
 
     it('the dashboard song list: recently-added, a-z, most-played, recently-played and search', async () => {
       expect((await q().songList({ sort: 'recently-added', size: 500 })).length).toBe(tracks);
+      // The albums' A-Z rules (orderKey): Chinese titles under their pinyin initial, not after every Latin one.
       const az = await q().songList({ sort: 'a-z', size: 500 });
-      expect(az.map((s) => fold(s.title))).toEqual([...az.map((s) => fold(s.title))].sort());
+      expect(az.length).toBe(tracks);
+      expect(az.map((s) => orderKey(s.title))).toEqual([...az.map((s) => orderKey(s.title))].sort());
       const most = await q().songList({ sort: 'most-played', userId: u2, size: 10 });
       expect(most.every((s) => s.playCount > 0)).toBe(true);
       expect(most.length).toBe(2);

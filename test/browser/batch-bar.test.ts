@@ -558,9 +558,12 @@ describe('batch side bar', () => {
     await p.goto(`${server.base}/`);
     await p.evaluate(() => localStorage.setItem('theme', 'light'));
     const { parent, name } = albumFolder();
+    // The screen's own first listing goes first: a path typed before it answered was replaced by it.
+    await p.locator('[data-testid="file-tree"][data-row-count]:not([data-loading])').waitFor();
     const input = p.locator('.ts-tree-toolbar form input');
     await input.fill(parent);
     await input.press('Enter');
+    await expect.poll(() => input.inputValue()).toBe(parent);
     await p.locator(`[data-testid="file-tree"] li[data-name="${name}"] [role="checkbox"]`).click();
     await p.getByTestId('batch-toggle').waitFor();
     await p.screenshot({ path: '/tmp/shots-batch-ui/ticked-light-narrow.png' });
