@@ -51,7 +51,10 @@ export function coverUrl(coverArt?: string | null, size = 300, cookies = documen
   return signed('getCoverArt', at === undefined ? { id: coverArt, size } : { id: coverArt, size, _: at }, cookies);
 }
 
-/** The song's original bytes (ranges supported), for the player's <audio>. */
-export function streamUrl(id: string, cookies = documentCookies()): string {
-  return signed('stream', { id }, cookies);
+/**
+ * The song's original bytes (ranges supported), for the player's <audio>; with `format`, transcoded by the server to
+ * that format at up to 320 kbps (a file the browser cannot play).
+ */
+export function streamUrl(id: string, cookies = documentCookies(), format?: string): string {
+  return signed('stream', format ? { id, format, maxBitRate: 320 } : { id }, cookies);
 }

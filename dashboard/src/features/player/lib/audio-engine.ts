@@ -8,7 +8,7 @@
 import { streamUrl, coverUrl } from '../../library/lib/cover-url.ts';
 import { scrobble as scrobbleSong } from '../api/scrobble.ts';
 import { usePlayer, type PlayerState } from '../stores/player-store.ts';
-import { FADE_MS, FADE_STEP_MS, SEEK_FADE_MS, documentTitle, fadeSteps, trackToPreload } from './playback.ts';
+import { FADE_MS, FADE_STEP_MS, SEEK_FADE_MS, documentTitle, fadeSteps, needsTranscode, trackToPreload } from './playback.ts';
 import type { PlayerTrack } from './track.ts';
 
 type Store = typeof usePlayer;
@@ -21,8 +21,13 @@ export interface EngineOptions {
   title?: (track: PlayerTrack | undefined) => string;
 }
 
-/** The audio URL of a queue entry: a radio station's own stream, else our /rest stream. */
-export const trackUrl = (track: PlayerTrack): string => track.url ?? streamUrl(track.id);
+/** The format a file the browser cannot play is transcoded to (every browser plays MP3). */
+const TRANSCODE_FORMAT = 'mp3';
+let probe: HTMLAudioElement | null = null;
+const canPlay = (type: string): string => (probe ??= document.createElement('audio')).canPlayType(type);
+
+/** The audio URL of a queue entry: a radio station's own stream, else our /rest stream (transcoded if need be). */
+export const trackUrl = (track: PlayerTrack): string => track.url ?? streamUrl(track.id, undefined, needsTranscode(track, canPlay) ? TRANSCODE_FORMAT : undefined);
 
 interface Deck {
   el: HTMLAudioElement;
@@ -192,18 +197,22 @@ export function startAudioEngine(options: EngineOptions = {}): () => void {
   const on = <K extends keyof HTMLMediaElementEventMap>(type: K, handler: (deck: Deck) => void) => {
     for (const deck of [current, spare]) deck.el.addEventListener(type, () => deck === current && handler(deck));
   };
-  on('timeupdate', ({ el }) => {
-    store.getState().setProgress(el.currentTime, el.duration);
+  /** A transcoded stream has no length of its own: the track's is shown then (a radio's stays ∞). */
+  const lengthOf = (deck: Deck): number => (Number.isFinite(deck.el.duration) || !deck.track?.duration ? deck.el.duration : deck.track.duration);
+  on('timeupdate', (deck) => {
+    const { el } = deck;
+    store.getState().setProgress(el.currentTime, lengthOf(deck));
     const session = navigator.mediaSession;
-    if (session?.setPositionState && Number.isFinite(el.duration) && el.duration > 0) {
+    const length = lengthOf(deck);
+    if (session?.setPositionState && Number.isFinite(length) && length > 0) {
       try {
-        session.setPositionState({ duration: el.duration, position: Math.min(el.currentTime, el.duration), playbackRate: el.playbackRate || 1 });
+        session.setPositionState({ duration: length, position: Math.min(el.currentTime, length), playbackRate: el.playbackRate || 1 });
       } catch {
         // A position the browser refuses (a live stream's moving end) is not worth a failure.
       }
     }
   });
-  on('durationchange', ({ el }) => store.getState().setProgress(el.currentTime, el.duration));
+  on('durationchange', (deck) => store.getState().setProgress(deck.el.currentTime, lengthOf(deck)));
   on('ended', () => store.getState().trackEnded());
   on('playing', (deck) => {
     if (navigator.mediaSession) navigator.mediaSession.playbackState = 'playing';

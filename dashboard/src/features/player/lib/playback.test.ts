@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FADE_MS, SEEK_FADE_MS, documentTitle, fadeSteps, trackToPreload } from './playback.ts';
-import type { PlayerTrack } from './track.ts';
+import { FADE_MS, SEEK_FADE_MS, documentTitle, fadeSteps, needsTranscode, trackToPreload } from './playback.ts';
+import { restoreTrack, toPlayerTrack, type PlayerTrack } from './track.ts';
 
 const track = (id: string, more: Partial<PlayerTrack> = {}): PlayerTrack => ({ id, title: `T${id}`, artist: `A${id}`, album: `L${id}`, duration: 10, ...more });
 
@@ -26,5 +26,20 @@ describe('playback helpers', () => {
     expect(documentTitle(track('1'))).toBe('T1 - A1');
     expect(documentTitle(track('1', { artist: '' }))).toBe('T1 - L1');
     expect(documentTitle(undefined)).toBe('Tagsonic');
+  });
+
+  it('streams transcoded only what the browser says it cannot play: ALAC in m4a, APE; AAC, FLAC and unknown types as they are', () => {
+    // What chromium answers (it plays AAC but not ALAC).
+    const chromium = (type: string) => (/alac|ape|wma/.test(type) ? '' : 'maybe');
+    const song = (fields: Record<string, unknown>) => toPlayerTrack({ id: 's', title: 'T', ...fields });
+    expect(song({ suffix: 'm4a', contentType: 'audio/mp4', bitDepth: 16 }).mime).toBe('audio/mp4; codecs="alac"');
+    expect(needsTranscode(song({ suffix: 'm4a', contentType: 'audio/mp4', bitDepth: 16 }), chromium)).toBe(true);
+    expect(needsTranscode(song({ suffix: 'm4a', contentType: 'audio/mp4' }), chromium)).toBe(false);
+    expect(needsTranscode(song({ suffix: 'ape', contentType: 'audio/x-ape' }), chromium)).toBe(true);
+    expect(needsTranscode(song({ suffix: 'flac', contentType: 'audio/flac' }), chromium)).toBe(false);
+    expect(needsTranscode(song({}), chromium)).toBe(false);
+    // A radio station plays its own URL; a stored queue entry keeps its type.
+    expect(needsTranscode({ ...song({ contentType: 'audio/x-ape' }), isStream: true, url: 'http://radio/x' }, chromium)).toBe(false);
+    expect(restoreTrack(JSON.parse(JSON.stringify(song({ suffix: 'm4a', bitDepth: 24 }))))?.mime).toBe('audio/mp4; codecs="alac"');
   });
 });

@@ -32,3 +32,12 @@ export function documentTitle(track: PlayerTrack | undefined, shown: (name: stri
   const by = track.artist || track.album;
   return by ? `${shown(track.title)} - ${shown(by)}` : shown(track.title);
 }
+
+/**
+ * Whether a track must be streamed transcoded: its audio type is known and the browser says it cannot play it
+ * (`canPlayType` answers ''), e.g. ALAC in Chromium, APE or WMA anywhere. Unknown types are tried as they are.
+ */
+export function needsTranscode(track: PlayerTrack, canPlay: (type: string) => string): boolean {
+  if (track.isStream || track.url || !track.mime) return false;
+  return canPlay(track.mime) === '';
+}

@@ -16,6 +16,11 @@ export interface PlayerTrack {
   duration: number;
   isStream?: boolean;
   url?: string;
+  /**
+   * The file's audio type with its codec where the container says too little (`audio/mp4; codecs="alac"`), for
+   * `canPlayType`: a type the browser cannot play is streamed transcoded (audio-engine.ts).
+   */
+  mime?: string;
 }
 
 /** The fields of a Subsonic `Child` the player reads (our /rest sends more; they are ignored). */
@@ -28,10 +33,22 @@ export interface SubsonicChild {
   albumId?: string;
   coverArt?: string;
   duration?: number;
+  contentType?: string;
+  suffix?: string;
+  bitDepth?: number;
   [key: string]: unknown;
 }
 
 const optional = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** The audio type to ask the browser about: MP4 names its codec (ALAC, lossless with a bit depth, or AAC). */
+function mimeOf(song: SubsonicChild): string | undefined {
+  if (typeof song.mime === 'string' && song.mime !== '') return song.mime; // a stored queue entry
+  const type = optional(song.contentType)?.toLowerCase();
+  const suffix = optional(song.suffix)?.toLowerCase();
+  if (suffix === 'm4a' || suffix === 'mp4' || type === 'audio/mp4') return Number(song.bitDepth) > 0 ? 'audio/mp4; codecs="alac"' : 'audio/mp4; codecs="mp4a.40.2"';
+  return type;
+}
 
 export function toPlayerTrack(song: SubsonicChild): PlayerTrack {
   const duration = Number(song.duration);
@@ -44,6 +61,7 @@ export function toPlayerTrack(song: SubsonicChild): PlayerTrack {
     albumId: optional(song.albumId),
     coverArt: optional(song.coverArt),
     duration: Number.isFinite(duration) && duration > 0 ? duration : 0,
+    ...(mimeOf(song) !== undefined && { mime: mimeOf(song) }),
   };
 }
 
