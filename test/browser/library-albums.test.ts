@@ -340,6 +340,8 @@ describe('album actions', () => {
     const renamed = `${album.name} (Deluxe)`;
     await lib.open(`/album/id/${encodeURIComponent(album.id)}`, 'album-page');
     await page.getByTestId('album-edit').click();
+    // The drawer slides in: under load a click landed while its checkbox was still outside the window.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     await page.getByTestId('album-edit-name').fill(renamed);
     await page.getByTestId('album-edit-write').check({ force: true });
     await shot('edit-drawer-light');
