@@ -38,10 +38,12 @@ export async function precompress(dir: string, files: Iterable<string>): Promise
     const full = path.join(dir, file);
     jobs.push(
       (async () => {
+        const missing = [];
+        for (const encoding of ENCODINGS) if (!(await exists(full + encoding.suffix))) missing.push(encoding);
+        if (missing.length === 0) return false;
+        const raw = await readFile(full);
         const wrote = await Promise.all(
-          ENCODINGS.map(async ({ suffix, encode, options }) => {
-            if (await exists(full + suffix)) return false;
-            const raw = await readFile(full);
+          missing.map(async ({ suffix, encode, options }) => {
             const packed = await encode(raw, options);
             if (packed.length >= raw.length) return false;
             await writeFile(`${full}${suffix}.tmp`, packed);

@@ -371,7 +371,12 @@ export class Catalog {
     for (const album of albumsByArtist) for (const g of album.genres) push(genreAlbums, fold(g), album);
 
     const albumsByName = [...this.albums.values()].sort((a, b) => cmp(albumKeys.get(a._id)!, albumKeys.get(b._id)!) || cmp(a._id, b._id));
-    const albumText = buildTextIndex(albumsByName.map((doc) => searchText(shownAlbum(doc).name, shownAlbum(doc).artist)));
+    const albumText = buildTextIndex(
+      albumsByName.map((doc) => {
+        const a = shownAlbum(doc);
+        return searchText(a.name, a.artist);
+      }),
+    );
     const albumsNewest = [...this.albums.values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || cmp(albumArtistKey.get(a._id)!, albumArtistKey.get(b._id)!));
     const artistsByName = [...this.artists.values()].sort((a, b) => cmp(artistKeys.get(a._id)!, artistKeys.get(b._id)!) || cmp(a._id, b._id));
     const artistText = buildTextIndex(artistsByName.map((a) => searchText(shownArtist(a).name)));

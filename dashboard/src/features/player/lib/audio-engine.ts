@@ -201,9 +201,9 @@ export function startAudioEngine(options: EngineOptions = {}): () => void {
   const lengthOf = (deck: Deck): number => (Number.isFinite(deck.el.duration) || !deck.track?.duration ? deck.el.duration : deck.track.duration);
   on('timeupdate', (deck) => {
     const { el } = deck;
-    store.getState().setProgress(el.currentTime, lengthOf(deck));
-    const session = navigator.mediaSession;
     const length = lengthOf(deck);
+    store.getState().setProgress(el.currentTime, length);
+    const session = navigator.mediaSession;
     if (session?.setPositionState && Number.isFinite(length) && length > 0) {
       try {
         session.setPositionState({ duration: length, position: Math.min(el.currentTime, length), playbackRate: el.playbackRate || 1 });

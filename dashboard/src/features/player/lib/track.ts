@@ -52,6 +52,7 @@ function mimeOf(song: SubsonicChild): string | undefined {
 
 export function toPlayerTrack(song: SubsonicChild): PlayerTrack {
   const duration = Number(song.duration);
+  const mime = mimeOf(song);
   return {
     id: String(song.id),
     title: titleOf(song),
@@ -61,7 +62,7 @@ export function toPlayerTrack(song: SubsonicChild): PlayerTrack {
     albumId: optional(song.albumId),
     coverArt: optional(song.coverArt),
     duration: Number.isFinite(duration) && duration > 0 ? duration : 0,
-    ...(mimeOf(song) !== undefined && { mime: mimeOf(song) }),
+    ...(mime !== undefined && { mime }),
   };
 }
 

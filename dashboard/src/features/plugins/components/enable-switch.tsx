@@ -38,9 +38,12 @@ export function EnableSwitch({ item, isAdmin, onChanged, onNeedsSettings, large 
         if (isApiError(e) && e.code === CONFIG_INVALID) onNeedsSettings?.();
       })
       .finally(() => {
-        // One render for the new state, the switch enabled again and the confirmation closed, then the focus.
-        flushSync(() => setBusy(false));
-        if (asking) close();
+        // One render for the switch enabled again and the confirmation closed, then the focus (see close).
+        flushSync(() => {
+          setBusy(false);
+          setAsking(false);
+        });
+        if (asking) inputRef.current?.focus();
       });
   };
 

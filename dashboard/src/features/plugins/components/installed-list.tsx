@@ -9,14 +9,15 @@ import { listPlugins } from '../api/list-plugins.ts';
 import type { PluginItem, PluginKind, PluginPage } from '../api/types.ts';
 import { PluginRow } from './plugin-row.tsx';
 
+/** How often the installed list reads its page again while shown (the plugins' health). */
+const HEALTH_REFRESH_MS = 10_000;
+
 /**
  * The 已安装 tab: one kind's installed plugins, 20 a page, searched by id, name or description. `reloadKey`
  * changes when something elsewhere (an upload, the details drawer) changed a plugin. The page is read again every
  * HEALTH_REFRESH_MS while shown, so each plugin's calls, failures, last success and last error stay current (a
  * source that starts failing, or gets disabled after repeated failures, shows without a reload).
  */
-const HEALTH_REFRESH_MS = 10_000;
-
 export function InstalledList({ kind, isAdmin, reloadKey, onOpen }: { kind: PluginKind; isAdmin: boolean; reloadKey: number; onOpen: (id: string) => void }) {
   const t = useT();
   const [typed, setTyped] = useState('');
